@@ -1,0 +1,403 @@
+"""Scenario files: TOML, format 1 (FORMAT.md), validated strictly.
+
+Every error is a :class:`ScenarioError` naming the file and the field and saying what was
+expected; unknown keys anywhere are errors, so a typo is never silently ignored.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Mapping
+
+from rulesets import (
+    Breaker,
+    EndsWhen,
+    Intent,
+    LoopFlags,
+    Scenario,
+    Step,
+    Unless,
+)
+from rulesets.outcome import Result
+from rulesets.registry import UnknownRuleset, registry
+
+#: Bounds that keep loading and settling cheap whatever the input (see README, "Limits").
+MAX_BYTES = 1 << 20
+MAX_STEPS = 256
+MAX_PLAYERS = 64
+MAX_TEXT = 10_000
+
+_TOP_KEYS = {"format", "title", "description", "source", "tags", "players", "active", "state", "step", "loop", "breaker", "intent", "expect"}
+_STEP_KEYS = {"by", "does", "optional", "choice", "hidden", "random", "conditional", "set", "add", "unless"}
+_LOOP_KEYS = {"independent", "spans_turns", "meaningful_change", "shortcut_before", "ends_when", "ends_with"}
+_EXPECT_KEYS = {"result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules"}
+_INFINITE_WORDS = {"infinite", "infinity", "inf", "forever", "unbounded", "\u221e"}
+
+
+class ScenarioError(ValueError):
+    """A scenario file that can't be used, with the file, the field, and what was expected."""
+
+    def __init__(self, source: str, where: str, message: str) -> None:
+        super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
+        self.source = source
+        self.where = where
+        self.message = message
+
+
+@dataclass(frozen=True)
+class ScenarioFile:
+    """A loaded scenario with its identity (``id``, from the file name) and its expectations."""
+
+    id: str
+    file: str
+    scenario: Scenario
+    expect: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+
+
+def load(path: str | Path, *, display: str | None = None) -> ScenarioFile:
+    """Load and validate one scenario file."""
+    path = Path(path)
+    name = display or path.name
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise ScenarioError(name, "", f"the file is {size:,} bytes; scenario files are limited to {MAX_BYTES:,} bytes")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ScenarioError(name, "", f"can't be read: {exc.strerror or exc}") from None
+    return parse_bytes(raw, name, path.stem)
+
+
+def parse_bytes(raw: bytes, name: str, scenario_id: str) -> ScenarioFile:
+    """Validate a scenario from the bytes of a file called ``name``."""
+    if len(raw) > MAX_BYTES:
+        raise ScenarioError(name, "", f"the file is {len(raw):,} bytes; scenario files are limited to {MAX_BYTES:,} bytes")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ScenarioError(name, "", f"is not UTF-8 text (byte {exc.start})") from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ScenarioError(name, "", f"is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError, MemoryError) as exc:
+        raise ScenarioError(name, "", f"is not usable TOML: {exc}") from None
+    return parse_document(doc, name, scenario_id)
+
+
+def parse_document(doc: Mapping[str, Any], name: str, scenario_id: str) -> ScenarioFile:
+    """Validate a parsed TOML document."""
+    return _Parser(name).document(doc, scenario_id)
+
+
+class _Parser:
+    """One file's validation; ``fail`` raises with the file's name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def fail(self, where: str, message: str):
+        raise ScenarioError(self.name, where, message)
+
+    # --- small checks -------------------------------------------------------------------------
+
+    def keys(self, table: Mapping, allowed: set[str], where: str) -> None:
+        unknown = sorted(set(table) - allowed)
+        if unknown:
+            label = f"{where}: " if where else ""
+            self.fail(f"{label}'{unknown[0]}'", f"unknown key; expected one of {', '.join(sorted(allowed))}")
+
+    def text(self, value, where: str, *, required: bool = True) -> str:
+        if not isinstance(value, str):
+            self.fail(where, f"expected a string, got {_kind(value)}")
+        if required and not value.strip():
+            self.fail(where, "must not be empty")
+        if len(value) > MAX_TEXT:
+            self.fail(where, f"is {len(value):,} characters long; at most {MAX_TEXT:,} are allowed")
+        return value
+
+    def flag(self, value, where: str) -> bool:
+        if not isinstance(value, bool):
+            self.fail(where, f"expected true or false, got {_kind(value)}")
+        return value
+
+    def table(self, value, where: str) -> Mapping:
+        if not isinstance(value, dict):
+            self.fail(where, f"expected a table, got {_kind(value)}")
+        return value
+
+    def count(self, value, where: str) -> int:
+        if isinstance(value, str) and value.strip().lower() in _INFINITE_WORDS or isinstance(value, float) and value != value or value in (float("inf"),):
+            self.fail(where, f"{value!r} is not a number: there is no infinity in Magic; use \"never\" or a finite number")
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.fail(where, f"expected a whole number, got {_kind(value)}")
+        if value < 0:
+            self.fail(where, f"must be 0 or more, got {value}")
+        return value
+
+    def player(self, value, players: tuple[str, ...], where: str) -> str:
+        if not isinstance(value, str):
+            self.fail(where, f"expected a player's name, got {_kind(value)}")
+        if value not in players:
+            self.fail(where, f"is {value!r}, who is not one of the players ({', '.join(players)})")
+        return value
+
+    # --- the document -------------------------------------------------------------------------
+
+    def document(self, doc: Mapping[str, Any], scenario_id: str) -> ScenarioFile:
+        self.keys(doc, _TOP_KEYS, "")
+        if "format" in doc and (doc["format"] != 1 or isinstance(doc["format"], bool)):
+            self.fail("'format'", f"unsupported format {doc['format']!r}; 1 is the only version")
+        if "title" not in doc:
+            self.fail("'title'", "is required")
+        title = self.text(doc["title"], "'title'")
+        description = self.text(doc.get("description", ""), "'description'", required=False)
+        source = self.text(doc.get("source", ""), "'source'", required=False)
+        tags = doc.get("tags", [])
+        if not isinstance(tags, list):
+            self.fail("'tags'", f"expected a list of strings, got {_kind(tags)}")
+        tags = tuple(self.text(t, f"'tags' item {i + 1}") for i, t in enumerate(tags))
+        players = self.players(doc)
+        active = self.player(doc["active"], players, "'active'") if "active" in doc else players[0]
+        state = self.state(doc.get("state", {}))
+        steps = self.steps(doc, players, state)
+        loop = self.loop(doc.get("loop", {}), state)
+        breakers = self.breakers(doc.get("breaker", []), players)
+        intents = self.intents(doc.get("intent", {}), players, len(steps))
+        scenario = Scenario(
+            title=title,
+            players=players,
+            steps=steps,
+            active=active,
+            state=state,
+            loop=loop,
+            breakers=breakers,
+            intents=intents,
+            description=description,
+            source=source,
+            tags=tags,
+        )
+        expect = self.expectations(doc.get("expect", {}), scenario)
+        return ScenarioFile(scenario_id, self.name, scenario, expect)
+
+    def players(self, doc) -> tuple[str, ...]:
+        if "players" not in doc:
+            self.fail("'players'", "is required: two or more distinct names, in turn order")
+        raw = doc["players"]
+        if not isinstance(raw, list):
+            self.fail("'players'", f"expected a list of names, got {_kind(raw)}")
+        if len(raw) < 2:
+            self.fail("'players'", f"needs two or more players, got {len(raw)}")
+        if len(raw) > MAX_PLAYERS:
+            self.fail("'players'", f"has {len(raw)} players; at most {MAX_PLAYERS} are supported")
+        names = tuple(self.text(p, f"'players' item {i + 1}") for i, p in enumerate(raw))
+        for i, p in enumerate(names):
+            if p in names[:i]:
+                self.fail(f"'players' item {i + 1}", f"{p!r} appears twice; names must be distinct")
+        return names
+
+    def state(self, raw) -> dict[str, bool | int]:
+        table = self.table(raw, "[state]")
+        out: dict[str, bool | int] = {}
+        for key, value in table.items():
+            where = f"[state] '{key}'"
+            if isinstance(value, bool):
+                out[key] = value
+            elif isinstance(value, int):
+                out[key] = value
+            else:
+                self.fail(where, f"expected true, false or a whole number, got {_kind(value)}")
+        return out
+
+    def steps(self, doc, players, state) -> tuple[Step, ...]:
+        if "step" not in doc:
+            self.fail("'step'", "is required: one [[step]] table per step of an iteration")
+        raw = doc["step"]
+        if not isinstance(raw, list) or not raw:
+            self.fail("'step'", "expected one or more [[step]] tables")
+        if len(raw) > MAX_STEPS:
+            self.fail("'step'", f"has {len(raw)} steps; at most {MAX_STEPS} are supported")
+        return tuple(self.step(s, i + 1, players, state) for i, s in enumerate(raw))
+
+    def step(self, raw, number: int, players, state) -> Step:
+        where = f"step {number}"
+        table = self.table(raw, where)
+        self.keys(table, _STEP_KEYS, where)
+        for key in ("by", "does"):
+            if key not in table:
+                self.fail(f"{where}: '{key}'", "is required")
+        by = self.player(table["by"], players, f"{where}: 'by'")
+        does = self.text(table["does"], f"{where}: 'does'")
+        flags = {k: self.flag(table[k], f"{where}: '{k}'") for k in ("optional", "choice", "hidden", "random", "conditional") if k in table}
+        assigns = self.effects(table.get("set", {}), state, f"{where}: 'set'", add=False)
+        adds = self.effects(table.get("add", {}), state, f"{where}: 'add'", add=True)
+        unless = None
+        if "unless" in table:
+            u = self.table(table["unless"], f"{where}: 'unless'")
+            self.keys(u, {"by", "does"}, f"{where}: 'unless'")
+            for key in ("by", "does"):
+                if key not in u:
+                    self.fail(f"{where}: 'unless.{key}'", "is required")
+            unless = Unless(self.player(u["by"], players, f"{where}: 'unless.by'"), self.text(u["does"], f"{where}: 'unless.does'"))
+        return Step(by=by, does=does, set=assigns, add=adds, unless=unless, **flags)
+
+    def effects(self, raw, state, where: str, *, add: bool) -> dict:
+        table = self.table(raw, where)
+        out = {}
+        for key, value in table.items():
+            here = f"{where}.{key}"
+            if key not in state:
+                declared = ", ".join(state) or "none"
+                self.fail(here, f"{key!r} is not declared in [state] (declared: {declared})")
+            is_bool = isinstance(state[key], bool)
+            if add:
+                if is_bool:
+                    self.fail(here, f"{key!r} is a boolean; only integers can be added to")
+                if isinstance(value, bool) or not isinstance(value, int):
+                    self.fail(here, f"expected a whole number to add, got {_kind(value)}")
+            elif is_bool != isinstance(value, bool) or not isinstance(value, int):
+                wanted = "true or false" if is_bool else "a whole number"
+                self.fail(here, f"{key!r} is declared as {'a boolean' if is_bool else 'an integer'}; expected {wanted}, got {_kind(value)}")
+            out[key] = value
+        return out
+
+    def loop(self, raw, state) -> LoopFlags:
+        table = self.table(raw, "[loop]")
+        self.keys(table, _LOOP_KEYS, "[loop]")
+        flags = {k: self.flag(table[k], f"[loop] '{k}'") for k in ("independent", "spans_turns", "meaningful_change", "shortcut_before") if k in table}
+        ends = None
+        if "ends_when" in table:
+            where = "[loop] 'ends_when'"
+            e = self.table(table["ends_when"], where)
+            self.keys(e, {"value", "at_most", "at_least"}, where)
+            if "value" not in e:
+                self.fail(f"{where}.value", "is required: the name of an integer in [state]")
+            value = e["value"]
+            if not isinstance(value, str) or value not in state:
+                self.fail(f"{where}.value", f"{value!r} is not declared in [state]")
+            if isinstance(state[value], bool):
+                self.fail(f"{where}.value", f"{value!r} is a boolean; ends_when needs an integer")
+            bounds = [k for k in ("at_most", "at_least") if k in e]
+            if len(bounds) != 1:
+                self.fail(where, "needs exactly one of 'at_most' or 'at_least'")
+            bound = e[bounds[0]]
+            if isinstance(bound, bool) or not isinstance(bound, int):
+                self.fail(f"{where}.{bounds[0]}", f"expected a whole number, got {_kind(bound)}")
+            ends = EndsWhen(value, bound, bounds[0] == "at_most")
+        ends_with = None
+        if "ends_with" in table:
+            ends_with = self.text(table["ends_with"], "[loop] 'ends_with'")
+            if ends is None:
+                self.fail("[loop] 'ends_with'", "describes how the loop ends, so it needs 'ends_when' too")
+        return LoopFlags(ends_when=ends, ends_with=ends_with, **flags)
+
+    def breakers(self, raw, players) -> tuple[Breaker, ...]:
+        if not isinstance(raw, list):
+            self.fail("'breaker'", "expected [[breaker]] tables")
+        out = []
+        for i, b in enumerate(raw):
+            where = f"breaker {i + 1}"
+            t = self.table(b, where)
+            self.keys(t, {"by", "does"}, where)
+            for key in ("by", "does"):
+                if key not in t:
+                    self.fail(f"{where}: '{key}'", "is required")
+            out.append(Breaker(self.player(t["by"], players, f"{where}: 'by'"), self.text(t["does"], f"{where}: 'does'")))
+        return tuple(out)
+
+    def intents(self, raw, players, size: int) -> dict[str, Intent]:
+        table = self.table(raw, "[intent]")
+        out = {}
+        for name, value in table.items():
+            where = f"[intent] '{name}'"
+            if name not in players:
+                self.fail(where, f"{name!r} is not one of the players ({', '.join(players)})")
+            if value == "never":
+                out[name] = Intent()
+            elif isinstance(value, dict):
+                self.keys(value, {"after", "step"}, where)
+                for key in ("after", "step"):
+                    if key not in value:
+                        self.fail(f"{where}.{key}", "is required in a {after, step} intent")
+                after = self.count(value["after"], f"{where}.after")
+                step = self.count(value["step"], f"{where}.step")
+                if step >= size:
+                    self.fail(f"{where}.step", f"must be less than the number of steps ({size}), got {step}")
+                out[name] = Intent(after, step)
+            elif isinstance(value, str) and value.strip().lower() not in _INFINITE_WORDS:
+                self.fail(where, f"expected \"never\", a whole number or {{after, step}}, got {value!r}")
+            else:
+                out[name] = Intent(self.count(value, where))
+        return out
+
+    def expectations(self, raw, scenario: Scenario) -> dict[str, dict[str, Any]]:
+        table = self.table(raw, "[expect]")
+        out: dict[str, dict[str, Any]] = {}
+        reg = registry()
+        for key, fields in table.items():
+            where = f"[expect.{key}]"
+            try:
+                ruleset = reg.get(key)
+            except UnknownRuleset as exc:
+                self.fail(where, f"{exc}")
+            fields = self.table(fields, where)
+            self.keys(fields, _EXPECT_KEYS, where)
+            out[ruleset.key] = {name: self.expected(name, value, scenario, f"{where} '{name}'") for name, value in fields.items()}
+        return out
+
+    def expected(self, name: str, value, scenario: Scenario, where: str):
+        players = scenario.players
+        if name == "result":
+            known = [r.value for r in Result]
+            if value not in known:
+                self.fail(where, f"expected one of {', '.join(known)}, got {value!r}")
+            return value
+        if name == "iterations":
+            if isinstance(value, dict):
+                return {self.player(p, players, f"{where}.{p}"): self.expected_count(v, f"{where}.{p}") for p, v in value.items()}
+            return self.expected_count(value, where)
+        if name == "steps":
+            return self.count(value, where)
+        if name in ("deviates", "last_action"):
+            return self.player(value, players, where)
+        if name == "state":
+            table = self.table(value, where)
+            out = {}
+            for k, v in table.items():
+                if k not in scenario.state:
+                    self.fail(f"{where}.{k}", f"{k!r} is not declared in [state]")
+                if v != "unbounded" and (isinstance(v, bool) != isinstance(scenario.state[k], bool) or not isinstance(v, int)):
+                    self.fail(f"{where}.{k}", f"expected a value of the same type as in [state] or \"unbounded\", got {_kind(v)}")
+                out[k] = v
+            return out
+        if name == "judge":
+            return self.flag(value, where)
+        if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
+            self.fail(where, "expected a list of rule ids")
+        return list(value)
+
+    def expected_count(self, value, where: str):
+        if value == "unbounded":
+            return value
+        return self.count(value, where)
+
+
+def _kind(value) -> str:
+    """A TOML-ish name for a value's type, for messages."""
+    if isinstance(value, bool):
+        return f"a boolean ({str(value).lower()})"
+    if isinstance(value, int):
+        return "a number"
+    if isinstance(value, float):
+        return f"a decimal number ({value})"
+    if isinstance(value, str):
+        return f"the string {value!r}" if len(value) < 40 else "a string"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, dict):
+        return "a table"
+    return type(value).__name__

@@ -1,0 +1,338 @@
+"""The ruleset base class: one driver, many hooks.
+
+:meth:`Ruleset.settle` fixes the order in which every ruleset's questions are asked:
+
+1. :meth:`~Ruleset.restrictions`: may this loop be shortcut (or restarted) at all?
+2. :meth:`~Ruleset.involved`: who controls the loop's optional actions?
+3. by how many players are involved: :meth:`~Ruleset.mandatory`,
+   :meth:`~Ruleset.one_controller`, :meth:`~Ruleset.independent` or :meth:`~Ruleset.dependent`;
+4. a loop that ends by itself before the cut runs to completion;
+5. :meth:`~Ruleset.judge_needed`.
+
+A ruleset overrides only the hooks its document changes; a later document that amends an
+earlier one subclasses it.  Each hook records what it decides, and why, through a
+:class:`Settlement`: every transcript line names the rule it applies, and every reading of a
+silent or ambiguous text becomes a note.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar, Iterable, Mapping, Sequence
+
+from . import texts
+from .outcome import Outcome, Result
+from .scenario import UNBOUNDED, Count, CutPoint, LoopFacts, Scenario
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What a procedure decided, before the outcome is filled in from the cut.
+
+    Either a single ``point`` (with the player who ``deviates`` there) or, for independent sets
+    that each run their own number of times, ``counts`` per player.  ``per_player`` names the
+    independent sets whose counts are read off a single cut point.
+    """
+
+    result: Result
+    point: CutPoint | None = None
+    deviates: str | None = None
+    counts: Mapping[str, Count] | None = None
+    per_player: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Stop:
+    """A player's announced stopping point in a procedure (their number, or where they act)."""
+
+    player: str
+    point: CutPoint
+    rank: int = 0
+    """Order among unbounded points: a later namer names a larger number."""
+
+
+@dataclass(frozen=True)
+class Source:
+    """A text file a ruleset quotes, and the prefix its citations carry ("CR " from the MTR)."""
+
+    filename: str
+    prefix: str = ""
+    mtr_section: str | None = None
+
+    def load(self) -> texts.Document:
+        """The parsed document."""
+        return texts.document(self.filename, self.mtr_section)
+
+
+class Settlement:
+    """The working record of one ruleset settling one scenario: transcript, rules, notes."""
+
+    def __init__(self, ruleset: "Ruleset", scenario: Scenario) -> None:
+        self.ruleset = ruleset
+        self.scenario = scenario
+        self.facts: LoopFacts = scenario.facts
+        self.transcript: list[str] = []
+        self.rules: list[str] = []
+        self.quotes: list[str] = []
+        self.notes: list[str] = []
+        self.judge = False
+
+    def say(self, rule: str, text: str, quote: str | Sequence[str] | None = None) -> None:
+        """Add a transcript line citing ``rule``; ``quote`` names the text to quote (default: rule)."""
+        self.transcript.append(f"{rule}: {text}")
+        if rule not in self.rules:
+            self.rules.append(rule)
+        keys = [quote] if isinstance(quote, str) else list(quote or [rule])
+        for key in keys:
+            if key not in self.quotes:
+                self.quotes.append(key)
+
+    def note(self, text: str) -> None:
+        """Record a reading of a silent or ambiguous text."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def outcome(self, decision: Decision) -> Outcome:
+        """Fill in the outcome's fields from the decision, in closed form."""
+        facts = self.facts
+        iterations: object = None
+        steps = 0
+        last_action = None
+        state = dict(self.scenario.state)
+        if decision.counts is not None:
+            # Independent sets, each run its own number of times: no single cut, no last action.
+            iterations = dict(decision.counts)
+            state = facts.state_with_counts(decision.counts)
+        elif decision.point is not None:
+            point = decision.point
+            steps = point.steps
+            state = facts.state_at(point)
+            last = facts.last_step_before(point)
+            last_action = last.by if last else None
+            iterations = point.iterations
+            if decision.per_player:
+                iterations = facts.counts_at(point, decision.per_player)
+        return Outcome(
+            result=decision.result,
+            iterations=iterations,
+            steps=steps,
+            deviates=decision.deviates,
+            last_action=last_action,
+            state=state,
+            judge=self.judge,
+            rules=tuple(self.rules),
+            notes=tuple(self.notes),
+            transcript=tuple(self.transcript),
+            quotes=tuple((key, self.ruleset.quote(key)) for key in self.quotes),
+        )
+
+    # --- vocabulary shared by every ruleset's transcript ------------------------------------------
+
+    def who(self, player: str) -> str:
+        """A player's name, marked "(active player)" when it is their turn."""
+        return f"{player} (active player)" if player == self.scenario.active else player
+
+    def number(self, player: str) -> Count:
+        """The number a player names: their intent, or an unbounded one if they never deviate."""
+        intent = self.scenario.intent(player)
+        return UNBOUNDED if intent.never else intent.after
+
+    def means(self, player: str) -> str | None:
+        """How a player outside the loop's optional actions could end it, in words, if at all."""
+        for step in self.scenario.steps:
+            if step.unless and step.unless.by == player:
+                return f"\u201c{step.unless.does}\u201d"
+        for breaker in self.scenario.breakers:
+            if breaker.by == player:
+                return f"\u201c{breaker.does}\u201d"
+        return None
+
+
+def describe_count(n: Count) -> str:
+    """A number as transcripts show it."""
+    return "unbounded (an arbitrarily large finite number)" if n is UNBOUNDED else f"{n:,}"
+
+
+def times(n: Count) -> str:
+    """"3 times", "once", "any number of times": how often a loop repeats, in words."""
+    if n is UNBOUNDED:
+        return "an unbounded number of times"
+    return "once" if n == 1 else f"{n:,} times"
+
+
+def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> tuple[Stop, list[Stop]]:
+    """The stop that comes first, and any others at exactly the same point.
+
+    Finite points come before unbounded ones; among unbounded ones the lower ``rank`` (the
+    earlier namer) comes first; at an equal point the player earlier in ``order`` wins.
+    """
+
+    def key(stop: Stop):
+        tie = order.index(stop.player) if stop.player in order else len(order)
+        if stop.point.unbounded:
+            return (1, stop.rank, stop.point.steps, tie)
+        return (0, facts.position(stop.point), 0, tie)
+
+    ranked = sorted(stops, key=key)
+    first = ranked[0]
+    ties = [s for s in ranked[1:] if key(s)[:3] == key(first)[:3]]
+    return first, ties
+
+
+class Ruleset:
+    """A rules document's way of settling loops.
+
+    Identity is data: ``key`` (stable, used on the command line and in files), ``aliases``,
+    ``name``, ``document``, ``effective`` (the date of the text applied), ``in_force`` (first and
+    last day, None for "still in force"), ``rule_ids`` (the rules it numbers), ``sources`` (the
+    text files it quotes, with the prefix its citations carry), and ``amends`` (the key of the
+    ruleset it changes, if any).
+    """
+
+    key: ClassVar[str] = ""
+    aliases: ClassVar[tuple[str, ...]] = ()
+    name: ClassVar[str] = ""
+    document: ClassVar[str] = ""
+    effective: ClassVar[str] = ""
+    in_force: ClassVar[tuple[str, str | None]] = ("", None)
+    rule_ids: ClassVar[tuple[str, ...]] = ()
+    sources: ClassVar[tuple["Source", ...]] = ()
+    amends: ClassVar[str | None] = None
+    summary: ClassVar[str] = ""
+
+    # --- the driver --------------------------------------------------------------------------------
+
+    def settle(self, scenario: Scenario) -> Outcome:
+        """Settle a scenario: the order in which every ruleset's hooks are asked lives here."""
+        ctx = Settlement(self, scenario)
+        decision = self.restrictions(ctx)
+        if decision is None:
+            involved = self.involved(ctx)
+            if not involved:
+                decision = self.mandatory(ctx)
+            elif len(involved) == 1:
+                decision = self.one_controller(ctx, involved[0])
+            elif scenario.loop.independent:
+                decision = self.independent(ctx, involved)
+            else:
+                decision = self.dependent(ctx, involved)
+            decision = self.run_to_end(ctx, decision)
+        ctx.judge = self.judge_needed(ctx, decision)
+        return ctx.outcome(decision)
+
+    # --- hooks: the "no special rule" defaults ------------------------------------------------------
+
+    def restrictions(self, ctx: Settlement) -> Decision | None:
+        """A decision when the loop may not be shortcut or restarted at all; None otherwise."""
+        return None
+
+    def involved(self, ctx: Settlement) -> tuple[str, ...]:
+        """The players who control the loop's optional actions, in turn order."""
+        return ctx.facts.optional_controllers
+
+    def mandatory(self, ctx: Settlement) -> Decision:
+        """A loop of mandatory actions only."""
+        return self.unspecified(ctx, "it has no rule for a loop of mandatory actions")
+
+    def one_controller(self, ctx: Settlement, controller: str) -> Decision:
+        """A loop whose optional actions one player controls."""
+        return self.unspecified(ctx, "it has no rule for a loop one player controls")
+
+    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """A loop that needs the optional actions of two or more players."""
+        return self.unspecified(ctx, "it has no rule for loops several players sustain")
+
+    def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """Independent sets of optional actions controlled by different players."""
+        return self.unspecified(ctx, "it has no rule for independent sets of actions")
+
+    def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
+        """Whether the document says a judge may be needed to decide."""
+        return False
+
+    # --- shared machinery ----------------------------------------------------------------------------
+
+    def unspecified(self, ctx: Settlement, why: str) -> Decision:
+        """The text does not determine an outcome: say so, and why."""
+        ctx.note(f"{self.name} does not settle this loop: {why}. The result is 'unspecified'.")
+        return Decision(Result.UNSPECIFIED)
+
+    def run_to_end(self, ctx: Settlement, decision: Decision) -> Decision:
+        """A loop that ends by itself before its cut runs to completion (Rules Summary G.21)."""
+        end = ctx.facts.end
+        if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
+            if end is not None and decision.result is Result.UNSPECIFIED:
+                ctx.note(f"Left alone, the loop would end by itself {end.describe()}.")
+            return decision
+        if decision.counts is not None:
+            first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
+            if first is not UNBOUNDED and ctx.facts.position(end) > first * ctx.facts.size:
+                ctx.note(
+                    "The loop would end by itself only after some independent sets have stopped; "
+                    "the sets' own numbers are kept (reading: the end is not reached)."
+                )
+                return decision
+        elif decision.point is not None and not decision.point.unbounded:
+            if ctx.facts.position(end) > ctx.facts.position(decision.point):
+                return decision
+        self.ends(ctx, end)
+        return Decision(Result.ENDS, end)
+
+    def ends(self, ctx: Settlement, end: CutPoint) -> None:
+        """Record the loop ending by itself (each ruleset says which of its rules admits that)."""
+        flags = ctx.scenario.loop
+        what = flags.ends_with or f"{flags.ends_when.value} reaches its bound"
+        if end == CutPoint(0, 0):
+            ctx.note("The bound already holds before the loop starts; the loop ends at once.")
+        ctx.say(self.loop_rule, f"the loop is not endless: it ends by itself {end.describe()} ({what}).", quote=self.loop_quote())
+
+    def loop_quote(self) -> str:
+        """The text quoted for :attr:`loop_rule` (by default the rule itself)."""
+        return self.loop_rule
+
+    #: The rule that defines what a loop is (cited when a loop turns out not to be endless).
+    loop_rule: ClassVar[str] = ""
+
+    def quote(self, key: str) -> str:
+        """The text of a cited rule, from this ruleset's sources (or the draw rules it cites)."""
+        for source in self.sources:
+            bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
+            try:
+                return source.load().text(bare)
+            except KeyError:
+                continue
+        return texts.draw_rule(key.split(" ")[-1], self.cr_date or self.effective)
+
+    #: The date of the Comprehensive Rules whose draw rule this ruleset cites (default: its own).
+    cr_date: ClassVar[str] = ""
+
+    def paragraph(self, words: str) -> str:
+        """The id of the paragraph of this ruleset's main (unnumbered) text that contains ``words``."""
+        doc = self.sources[0].load()
+        for rule_id, text in doc.rules:
+            if words in text:
+                return rule_id
+        raise KeyError(f"{doc.filename} has no paragraph containing {words!r}")
+
+    def intervening(self, ctx: Settlement, players: Iterable[str], *, need_means: bool) -> list[Stop]:
+        """Stops of players who mean to act during the loop (intervene, break it, or pay).
+
+        With ``need_means`` (a loop of mandatory actions) only players with a breaker or an
+        "unless" payment can end it; any other player's number is noted and ignored.
+        """
+        stops = []
+        for p in players:
+            point = ctx.facts.deviation_point(p)
+            if point is None:
+                continue
+            if need_means and ctx.means(p) is None:
+                ctx.note(
+                    f"{p} means to stop {point.describe()}, but nothing {p} controls can end a loop "
+                    "of mandatory actions, so that intent is ignored."
+                )
+                continue
+            stops.append(Stop(p, point))
+        return stops
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.key}>"

@@ -1,0 +1,355 @@
+"""Comprehensive Rules 421, "Handling 'Infinite' Loops": the "infinity rules".
+
+Rule 421 was in the Comprehensive Rules from the first edition (1999-04-23) until the Magic 2010
+rewrite (2009-07-11) replaced it with rule 713, "Taking Shortcuts".  Two of its texts are
+modelled here: the two-player text (the 2004 ruleset, 2003-07-01) and the final multiplayer text
+(the 2008 ruleset, 2008-10-01), which amends it.
+"""
+
+from __future__ import annotations
+
+from .base import Decision, Ruleset, Settlement, Source, Stop, describe_count, earliest, times
+from .outcome import Result
+from .scenario import UNBOUNDED, Count, CutPoint
+
+
+class Cr2004(Ruleset):
+    """CR 421 as written for two players (text of 2003-07-01; the same rules since 1999-04-23).
+
+    * 421.2: the one player who controls a loop's optional actions names a number; the loop
+      repeats that many times "or until the other player intervenes, whichever comes first".
+    * 421.3: when both players' actions are needed, the active player names a number and the
+      nonactive player lowers it (the active player gets "the last word") or agrees (the
+      nonactive player gets it).
+    * 421.4: a loop of only mandatory actions is a draw (rule 102.6).
+    * 421.5: independent actions: the nonactive player may agree or choose a *higher* number.
+
+    The text is silent on "[X] unless [Y]" effects (421.6 arrived in 2008), on actions outside
+    the loop that could break it (no counterpart of CR 729.5), on randomness, conditional
+    actions, loops across turns and restarts; each reading taken is noted in the outcome.
+    """
+
+    key = "cr-2004"
+    aliases = ("cr421-2004", "infinity-2004")
+    name = "CR 421 (2004)"
+    document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, two-player text"
+    effective = "2003-07-01"
+    in_force = ("1999-04-23", "2005-07-31")
+    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5")
+    sources = (Source("2003-07-01_cr_421.txt"),)
+    summary = "Two-player infinity rules: the nonactive player has the last word; independent sets may only go higher."
+    loop_rule = "421.1"
+    draw_rule = "102.6"
+
+    # --- hooks ----------------------------------------------------------------------------------
+
+    def restrictions(self, ctx: Settlement) -> Decision | None:
+        """Rule 421 restricts nothing; where the scenario raises a question it is silent on, say so."""
+        for flag, what in self._silences(ctx):
+            ctx.note(f"{self.name} says nothing about {what}; the loop is settled as any other (reading: no restriction).")
+        return None
+
+    def _silences(self, ctx: Settlement):
+        steps = ctx.scenario.steps
+        loop = ctx.scenario.loop
+        checks = [
+            (any(s.random for s in steps), "loops that involve randomness"),
+            (any(s.conditional for s in steps), "conditional actions in a loop"),
+            (loop.spans_turns, "loops that continue across turns"),
+            (loop.shortcut_before, "restarting a loop that was shortcut before"),
+            (any(s.hidden for s in steps), "choices that involve hidden information"),
+        ]
+        return [(flag, what) for flag, what in checks if flag]
+
+    def involved(self, ctx: Settlement) -> tuple[str, ...]:
+        """Optional-action controllers, and (2004 only) whoever could pay an "unless" cost."""
+        facts = ctx.facts
+        payers = facts.unless_payers
+        if payers:
+            ctx.note(
+                f"{self.name} has no rule for \u201c[X] unless [Y]\u201d effects. Reading taken: the choice "
+                f"not to perform [Y] is an optional action of its controller ({', '.join(payers)}), so the "
+                "loop is not one of only mandatory actions and can never be a draw. This is the gap "
+                "that rule 421.6 closed in 2008."
+            )
+        return facts.in_turn_order(facts.optional_controllers + payers)
+
+    def choice_steps(self, ctx: Settlement, player: str) -> tuple[int, ...]:
+        """The steps at which an involved player keeps the loop going (their optional actions)."""
+        return ctx.facts.choice_steps(player, unless=bool(ctx.facts.unless_payers) and self._unless_optional)
+
+    _unless_optional = True
+
+    def mandatory(self, ctx: Settlement) -> Decision:
+        """421.4: a loop of only mandatory actions is a draw; a player may still break it."""
+        facts = ctx.facts
+        stops = self.intervening(ctx, facts.turn_order, need_means=True)
+        if not stops:
+            ctx.say("421.4", "the loop contains only mandatory actions, and nobody acts to break it: the game is a draw.")
+            ctx.say(self.draw_rule, "the game loops with no way to stop: the game is a draw.")
+            return Decision(Result.DRAW)
+        first, ties = earliest(stops, facts, facts.turn_order)
+        ctx.note(
+            f"421.4 makes a loop of mandatory actions a draw and, unlike CR 729.5, does not say whether a player "
+            f"with a way to break it must or may use it. Reading taken (as judges of the time ruled): {first.player} "
+            "may break it, and is not forced to."
+        )
+        ctx.say(
+            "421.4",
+            f"the loop contains only mandatory actions; {first.player} means to break it ({ctx.means(first.player)}) "
+            f"{first.point.describe()}, so it runs until then and {first.player} breaks it.",
+        )
+        self._note_ties(ctx, first, ties)
+        return Decision(Result.SHORTCUT, first.point, first.player)
+
+    def one_controller(self, ctx: Settlement, controller: str) -> Decision:
+        """421.2: the controller names a number; another player may intervene first."""
+        facts = ctx.facts
+        number = ctx.number(controller)
+        own = Stop(controller, facts.own_point(controller, number))
+        ctx.say("421.2", f"{ctx.who(controller)} controls every optional action in the loop and chooses a number: {describe_count(number)}.")
+        others = [p for p in facts.turn_order if p != controller]
+        if len(ctx.scenario.players) > 2 and self.two_player_text:
+            ctx.note(
+                f"421.2 of {self.name} speaks of \u201cthe other player\u201d; with {len(ctx.scenario.players)} "
+                "players each other player is read as able to intervene."
+            )
+        stops = [own] + self.intervening(ctx, others, need_means=False)
+        first, ties = earliest(stops, facts, [controller] + others)
+        if first.player == controller:
+            ctx.say("421.2", f"nobody intervenes sooner: the loop repeats {times(number)} and {controller} stops {first.point.describe()}.")
+        else:
+            ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before {controller}'s number is reached: \u201cwhichever comes first\u201d.")
+        self._note_ties(ctx, first, ties)
+        return Decision(Result.SHORTCUT, first.point, first.player)
+
+    two_player_text = True
+
+    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """421.3 (2004): two players, each needed: the active player names, the other lowers or agrees."""
+        players = ctx.scenario.players
+        if len(players) != 2:
+            return self.unspecified(
+                ctx,
+                f"421.3 of {self.name} covers a loop with an optional action \u201ccontrolled by each player\u201d "
+                f"of a two-player game; here {len(involved)} of {len(players)} players are involved",
+            )
+        return self._last_word(ctx, involved, first=ctx.scenario.active)
+
+    def _last_word(self, ctx: Settlement, involved: tuple[str, ...], first: str) -> Decision:
+        """The 421.3 sequence of choices: name, then lower or agree, in turn order from ``first``."""
+        facts = ctx.facts
+        number = ctx.number(first)
+        holder = first
+        label = "the active player" if first == ctx.scenario.active else "the first involved player after the active player"
+        ctx.say("421.3", f"{first}, {label}, chooses a number: {describe_count(number)}.")
+        for player in involved:
+            if player == first:
+                continue
+            theirs = ctx.number(player)
+            if theirs is not UNBOUNDED and (number is UNBOUNDED or theirs < number):
+                ctx.say("421.3", f"{player} chooses a lower number, {theirs:,}: the loop continues that many times plus the fraction that gives {holder} the last word.")
+                number, holder = theirs, player
+            else:
+                ctx.say("421.3", f"{player} agrees to {describe_count(number)}: the loop continues that many times plus the fraction that gives {player} the last word.")
+        deviator = holder
+        point = self.last_word_point(ctx, involved, number, deviator)
+        last = facts.last_step_before(point)
+        ctx.say(
+            "421.3",
+            f"the loop stops {point.describe()}: {last.by if last else 'nobody'} has acted last and {deviator}, next to act, does something different.",
+        )
+        own = facts.deviation_point(deviator)
+        if own is not None and not point.unbounded and facts.position(point) > facts.position(own):
+            ctx.note(
+                f"421.3 fixes the fraction by who has the last word, so the loop runs past the point {deviator} "
+                f"announced ({own.describe()})."
+            )
+        for player in involved:
+            intent = ctx.scenario.intent(player)
+            if intent.step is not None:
+                ctx.note(f"421.3 has players choose whole numbers; {player}'s partial point is read as {intent.after:,} and the fraction is fixed by the rule.")
+        return Decision(Result.SHORTCUT, point, deviator)
+
+    def last_word_point(self, ctx: Settlement, involved, number: Count, deviator: str) -> CutPoint:
+        """The first choice point of ``deviator`` after ``number`` iterations at which another
+        involved player's loop action was the last one performed ("the last word")."""
+        facts = ctx.facts
+        size = facts.size
+        owner = {}
+        for p in involved:
+            for i in self.choice_steps(ctx, p):
+                owner.setdefault(i, p)
+        base = 2 if number is UNBOUNDED else number
+        for offset in range(2 * size):
+            position = base * size + offset
+            k = position % size
+            if owner.get(k) != deviator:
+                continue
+            previous = self._previous_choice(owner, position, size)
+            if previous is not None and previous != deviator:
+                n = UNBOUNDED if number is UNBOUNDED else position // size
+                return CutPoint(n, k)
+        raise AssertionError("a dependent loop always gives some player the last word")
+
+    @staticmethod
+    def _previous_choice(owner: dict, position: int, size: int) -> str | None:
+        """Who made the last loop choice performed before ``position``, if anyone."""
+        for back in range(1, size + 1):
+            p = position - back
+            if p < 0:
+                return None
+            if p % size in owner:
+                return owner[p % size]
+        return None
+
+    def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """421.5 (2004): the active player names; the nonactive player agrees or goes higher."""
+        players = ctx.scenario.players
+        if len(players) != 2:
+            return self.unspecified(
+                ctx,
+                f"421.5 of {self.name} speaks of \u201cthe active player\u201d and \u201cthe nonactive player\u201d "
+                f"of a two-player game; here the game has {len(players)} players",
+            )
+        active = ctx.scenario.active
+        other = next(p for p in players if p != active)
+        number = ctx.number(active)
+        ctx.say("421.5", f"{ctx.who(active)} chooses a number: {describe_count(number)}.")
+        theirs = ctx.number(other)
+        counts: dict[str, Count] = {active: number}
+        if _higher(theirs, number):
+            ctx.say("421.5", f"{other} chooses a higher number for their own actions: {describe_count(theirs)}.")
+            counts[other] = theirs
+        else:
+            ctx.say("421.5", f"{other} agrees to {describe_count(number)}: the rule allows only agreeing or a higher number.")
+            counts[other] = number
+            if theirs != number:
+                ctx.note(
+                    f"{other} wanted {describe_count(theirs)}, but 421.5 of {self.name} lets the nonactive player only "
+                    "agree or choose a higher number; the reading taken is that the agreed number binds their own actions too."
+                )
+        return Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
+
+    def _note_ties(self, ctx: Settlement, first: Stop, ties: list[Stop]) -> None:
+        if ties:
+            names = ", ".join(t.player for t in ties)
+            ctx.note(
+                f"{first.player} and {names} would act at the same point; the text does not say who acts first. "
+                f"Reading taken: {first.player}, {self._tie_reason(ctx, first)}."
+            )
+
+    def _tie_reason(self, ctx: Settlement, first: Stop) -> str:
+        return "who named the number or comes first in turn order from the active player (who receives priority first)"
+
+    def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
+        return False
+
+
+class Cr2008(Cr2004):
+    """CR 421, final text (2008-10-01 to 2009-07-10): the multiplayer infinity rules.
+
+    Amends the 2004 text (via the 2005-08-01 multiplayer rewrite):
+
+    * 421.2: "until *another* player intervenes".
+    * 421.3: the active player, or if not involved the first involved player after them in turn
+      order, names the number; "extended to all applicable players" for three or more.
+    * 421.4: the draw rule it cites is now 102.4b.
+    * 421.5: each player chooses a number for their own set: "higher, lower, or the same".
+    * 421.6 (new): "[X] unless [Y]": nobody can be forced to perform [Y]; if nobody does, the
+      loop continues as though [X] were mandatory.
+    """
+
+    key = "cr-2008"
+    aliases = ("cr421-2008", "infinity-2008")
+    name = "CR 421 (2008)"
+    document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, final text"
+    effective = "2008-10-01"
+    in_force = ("2008-10-01", "2009-07-10")
+    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5", "421.6")
+    sources = (Source("2008-10-01_cr_421.txt"),)
+    amends = "cr-2004"
+    summary = "Multiplayer infinity rules: the first involved player names; independent sets choose freely; 421.6 'unless'."
+    draw_rule = "102.4b"
+    two_player_text = False
+    _unless_optional = False
+
+    def involved(self, ctx: Settlement) -> tuple[str, ...]:
+        """421.6: an "unless" cost nobody must pay is no optional action of the loop."""
+        facts = ctx.facts
+        for step in ctx.scenario.steps:
+            if step.unless:
+                ctx.say(
+                    "421.6",
+                    f"\u201c{step.does}\u201d: no player can be forced to perform \u201c{step.unless.does}\u201d; "
+                    "if nobody does, the loop continues as though the effect were mandatory.",
+                )
+                break
+        return facts.optional_controllers
+
+    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """421.3 (2008): started by the first involved player; extended to all involved players."""
+        if len(involved) > 2:
+            ctx.note(
+                "421.3 \u201cis extended to all applicable players\u201d without saying how. Reading taken: each other "
+                "involved player in turn order agrees or chooses a lower number; whoever holds the final, lowest "
+                "number does something different at their first action after another player's action was the last."
+            )
+        decision = self._last_word(ctx, involved, first=involved[0])
+        return self._outside_players(ctx, involved, decision)
+
+    def _outside_players(self, ctx: Settlement, involved, decision: Decision) -> Decision:
+        """Players outside a 421.3 loop who act first (421.3 is silent about them)."""
+        facts = ctx.facts
+        outsiders = [p for p in facts.turn_order if p not in involved]
+        stops = self.intervening(ctx, outsiders, need_means=False)
+        if not stops:
+            return decision
+        first, ties = earliest(stops, facts, facts.turn_order)
+        if decision.point is not None and not decision.point.unbounded and facts.position(first.point) >= facts.position(decision.point):
+            return decision
+        ctx.note(
+            "421.3 does not mention players outside the loop. Reading taken: as 421.2 says, another player "
+            "may intervene, and the loop stops there."
+        )
+        ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before the loop reaches that number.")
+        self._note_ties(ctx, first, ties)
+        if decision.counts is not None:
+            reached = facts.counts_at(first.point, decision.counts)
+            capped = {p: _smaller(c, reached[p]) for p, c in decision.counts.items()}
+            return Decision(Result.SHORTCUT, deviates=first.player, counts=capped)
+        return Decision(Result.SHORTCUT, first.point, first.player)
+
+    def mandatory(self, ctx: Settlement) -> Decision:
+        """421.4 with 421.6: a loop whose only "optional" part is an unless cost nobody pays is a draw."""
+        return super().mandatory(ctx)
+
+    def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """421.5 (2008): each involved player chooses a number for their own set."""
+        first = involved[0]
+        counts: dict[str, Count] = {}
+        for player in involved:
+            counts[player] = ctx.number(player)
+            how = "chooses a number for their set of actions" if player == first else "then chooses a number for their own set (higher, lower, or the same)"
+            ctx.say("421.5", f"{ctx.who(player)} {how}: {describe_count(counts[player])}.")
+        ctx.say("421.5", "each set of actions occurs its own number of times.")
+        decision = Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
+        return self._outside_players(ctx, involved, decision)
+
+
+def _higher(a: Count, b: Count) -> bool:
+    if a is UNBOUNDED:
+        return b is not UNBOUNDED
+    return b is not UNBOUNDED and a > b
+
+
+def _smaller(a: Count, b: Count) -> Count:
+    if a is UNBOUNDED:
+        return b
+    if b is UNBOUNDED:
+        return a
+    return min(a, b)
+
+
+def _in_order(counts: dict, players) -> dict:
+    return {p: counts[p] for p in players if p in counts}

@@ -1,0 +1,215 @@
+"""Magic Tournament Rules section 4.4, "Loops".
+
+In a tournament the Tournament Rules take precedence over the Comprehensive Rules wherever they
+contradict them (CR 729.1c).  The MTR ruleset is therefore a delta on the current CR: it replaces
+the proposal procedure and the fragmented-loop rule with "everyone names a number, the lowest
+wins", forbids shortcutting non-deterministic loops, limits loops across turns, forbids
+restarting a loop without a relevant change, and otherwise leaves the CR in force (729.5 and
+729.6 are cited from the CR).
+"""
+
+from __future__ import annotations
+
+from .base import Decision, Settlement, Source, Stop, describe_count, earliest
+from .outcome import Result
+from .scenario import UNBOUNDED
+from .shortcuts import Cr2024
+
+MTR = "MTR 4.4"
+
+
+class MtrCurrent(Cr2024):
+    """MTR 4.4 "Loops", current text (section new on 2018-07-13; the paragraph on loops
+    sustained by choices added later).
+
+    Overrides CR 729.2-729.3 in tournaments:
+
+    * no players involved: each player in turn order names when they will break the loop, or
+      no action; all "no action" is a draw;
+    * one player involved: the others agree or announce a lower number; the lowest wins;
+    * two or more involved: each names a number, the lowest wins, and that player receives
+      priority where they stop sustaining the loop; across turns, all "indefinitely" is a draw;
+    * non-deterministic loops (probability, shuffling) and conditional actions can't be shortcut;
+    * a loop may span turns only if the game state is not meaningfully changing;
+    * once shortcut, a loop may not be restarted until the game changes in a relevant way;
+    * loops sustained by choices: a judge may be needed when the choice involves hidden information.
+    """
+
+    key = "mtr-current"
+    aliases = ("mtr", "mtr-4.4")
+    name = "MTR 4.4 (current)"
+    document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d"
+    effective = "current"
+    in_force = ("2018-07-13", None)
+    rule_ids = (MTR,)
+    sources = (Source("current_mtr_4.4.txt", mtr_section=MTR), Source("2024-06-07_cr_729.txt", prefix="CR "))
+    amends = "cr-2024"
+    summary = "Tournament loops: everyone names a number, the lowest wins; no non-deterministic loops; no restarts."
+    cite = "CR "
+    cr_date = "2024-06-07"
+    loop_rule = MTR
+    #: Whether the text has the paragraph on loops sustained by choices.
+    has_choices_paragraph = True
+
+    def loop_quote(self) -> str:
+        return self.paragraph("A loop is a form of tournament shortcut")
+
+    def mtr(self, ctx: Settlement, words: str, text: str) -> None:
+        """Cite MTR 4.4, quoting the paragraph that contains ``words``."""
+        ctx.say(MTR, text, quote=self.paragraph(words))
+
+    # --- hooks ----------------------------------------------------------------------------------
+
+    def restrictions(self, ctx: Settlement) -> Decision | None:
+        """Conditional and non-deterministic loops, loops across turns, restarts."""
+        steps = ctx.scenario.steps
+        loop = ctx.scenario.loop
+        if any(s.conditional for s in steps):
+            self.mtr(ctx, "cannot include conditional actions", "loop actions must be identical in each iteration and cannot include conditional actions: this loop may not be shortcut.")
+            return Decision(Result.NO_SHORTCUT)
+        if any(s.random for s in steps):
+            self.mtr(ctx, "Non-deterministic loops", "a loop that relies on probability (here, a random step) is non-deterministic and may not be shortcut; it is played out.")
+            return Decision(Result.NO_SHORTCUT)
+        if loop.spans_turns:
+            if loop.meaningful_change:
+                self.mtr(ctx, "span multiple turns", "a loop may span turns only if the game state is not meaningfully changing; this one changes meaningfully, so it may not be shortcut across turns.")
+                return Decision(Result.NO_SHORTCUT)
+            self.mtr(ctx, "span multiple turns", "the loop may span turns: the game state is not meaningfully changing.")
+        elif loop.meaningful_change:
+            ctx.note("'meaningful_change' matters only for a loop across turns; this loop stays within a turn, so it is ignored.")
+        if loop.shortcut_before:
+            self.mtr(ctx, "may not be restarted", "this loop was shortcut before and the game has not changed in a relevant way since: it may not be restarted.")
+            return Decision(Result.NO_RESTART)
+        return None
+
+    def involved(self, ctx: Settlement) -> tuple[str, ...]:
+        """As in the CR; an "unless" effect falls to CR 729.6, which the MTR does not contradict."""
+        if any(s.unless for s in ctx.scenario.steps):
+            ctx.note("MTR 4.4 has no rule on \u201c[X] unless [Y]\u201d effects; CR 729.6 applies, since the Tournament Rules do not contradict it (CR 729.1c).")
+        return super().involved(ctx)
+
+    def mandatory(self, ctx: Settlement) -> Decision:
+        """No players involved: each names when they'll break it, or no action; all none: draw."""
+        facts = ctx.facts
+        stops = self.intervening(ctx, facts.turn_order, need_means=True)
+        words = "no players are involved"
+        if not stops:
+            self.mtr(ctx, words, "no player is involved in maintaining the loop; each player in turn order chooses to take no action to break it, so the game is a draw.")
+            return Decision(Result.DRAW)
+        for player in facts.turn_order:
+            chosen = next((s for s in stops if s.player == player), None)
+            if chosen:
+                self.mtr(ctx, words, f"{player} chooses {chosen.point.iterations:,} iterations, after which they will break the loop ({ctx.means(player)}).")
+            else:
+                self.mtr(ctx, words, f"{player} chooses to take no action.")
+        first, ties = earliest(stops, facts, facts.turn_order)
+        self.mtr(ctx, words, f"the game advances through the lowest number, {first.point.iterations:,}, and {first.player} takes an action to break the loop.")
+        self._partial(ctx, first)
+        self._note_ties(ctx, first, ties, "the first to choose it in turn order")
+        return Decision(Result.SHORTCUT, first.point, first.player)
+
+    def one_controller(self, ctx: Settlement, controller: str) -> Decision:
+        """One player involved: they choose; the others agree or announce a lower number."""
+        facts = ctx.facts
+        words = "If one player is involved"
+        number = ctx.number(controller)
+        self.mtr(ctx, words, f"{ctx.who(controller)} is the one player involved in maintaining the loop and chooses {describe_count(number)} iterations.")
+        others = [p for p in facts.turn_order if p != controller]
+        stops = [Stop(controller, facts.own_point(controller, number))]
+        for stop in self.intervening(ctx, others, need_means=False):
+            if _earlier(facts, stop, stops[0]):
+                self.mtr(ctx, words, f"{stop.player} announces a lower number, intending to intervene {stop.point.describe()}.")
+            else:
+                self.mtr(ctx, words, f"{stop.player} agrees.")
+            stops.append(stop)
+        first, ties = earliest(stops, facts, [controller] + others)
+        self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
+        self._partial(ctx, first)
+        self._note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
+        return Decision(Result.SHORTCUT, first.point, first.player)
+
+    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """Two or more involved: each names a number; the lowest wins (overrides CR 729.3)."""
+        return self._lowest_number(ctx, involved, per_player=None)
+
+    def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """No separate rule for independent actions: read literally, the lowest number wins."""
+        ctx.note(
+            "MTR 4.4 has no separate rule for independent sets of actions. Reading taken, literally: the "
+            "players involved each choose a number, the game advances through the lowest, and the player "
+            "who chose it receives priority; every set stops there."
+        )
+        return self._lowest_number(ctx, involved, per_player=involved)
+
+    def _lowest_number(self, ctx: Settlement, involved, per_player) -> Decision:
+        facts = ctx.facts
+        across = ctx.scenario.loop.spans_turns
+        words = "across turns" if across else "within a turn"
+        stops: list[Stop] = []
+        for rank, player in enumerate(p for p in facts.turn_order if p in involved):
+            point = facts.deviation_point(player)
+            if point is None:
+                if across:
+                    self.mtr(ctx, words, f"{player} announces their intent to continue indefinitely.")
+                else:
+                    self.mtr(ctx, words, f"{player}, wanting the loop to go on, chooses a number higher than any chosen before: {describe_count(UNBOUNDED)}.")
+                stops.append(Stop(player, facts.own_point(player, UNBOUNDED), rank=rank))
+            else:
+                self.mtr(ctx, words, f"{player} chooses {point.iterations:,} iterations, stopping {point.describe()}.")
+                stops.append(Stop(player, point))
+        outsiders = [p for p in facts.turn_order if p not in involved]
+        interventions = self.intervening(ctx, outsiders, need_means=False)
+        if interventions:
+            ctx.note("The paragraph on two or more players involved does not mention other players. Reading taken: as in the one-player paragraph, another player may announce a point where they intervene.")
+            for stop in interventions:
+                self.mtr(ctx, "If one player is involved", f"{stop.player} intends to intervene {stop.point.describe()}.")
+        stops += interventions
+        if across and all(s.point.unbounded for s in stops):
+            self.mtr(ctx, words, "every player chooses to continue indefinitely: the game is a draw.")
+            return Decision(Result.DRAW)
+        first, ties = earliest(stops, facts, facts.turn_order)
+        where = "at the point they stop taking an action to sustain the loop" if across else "where they stop sustaining the loop"
+        self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen ({first.player}'s) and {first.player} receives priority {where}: {first.point.describe()}.")
+        self._partial(ctx, first)
+        self._choice(ctx, first)
+        self._note_ties(ctx, first, ties, "the first to choose it in turn order")
+        return Decision(Result.SHORTCUT, first.point, first.player, per_player=tuple(per_player) if per_player else None)
+
+    def _partial(self, ctx: Settlement, stop: Stop) -> None:
+        """A player may stop part-way through an iteration to act at the right point."""
+        if ctx.scenario.intent(stop.player).step is not None and stop.point.steps:
+            self.mtr(ctx, "only partly performed", f"{stop.player} specifies that the last iteration is only partly performed, up to step {stop.point.steps}.")
+
+    def _choice(self, ctx: Settlement, stop: Stop) -> None:
+        """Loops sustained by choices: the player makes a different choice instead of stopping."""
+        steps = ctx.scenario.steps
+        step = steps[stop.point.steps] if stop.point.steps < len(steps) else None
+        if step is None or not step.choice or step.by != stop.player:
+            return
+        if self.has_choices_paragraph:
+            self.mtr(ctx, "sustained by choices", f"the loop is sustained by {stop.player}'s choice; the game moves to the point where {stop.player} makes a different choice.")
+        else:
+            ctx.note(
+                f"This text of MTR 4.4 has no rule for loops sustained by choices. Reading taken: {stop.player}'s "
+                "choice is treated as an action they stop taking (the paragraph added later says the same)."
+            )
+
+    def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
+        """A choice involving hidden information: a judge may be needed."""
+        hidden = [s for s in ctx.scenario.steps if s.hidden]
+        if not hidden or decision.result not in (Result.SHORTCUT, Result.DRAW, Result.ENDS):
+            return False
+        if not self.has_choices_paragraph:
+            ctx.note("This text of MTR 4.4 says nothing about choices involving hidden information; no judge is called for.")
+            return False
+        self.mtr(ctx, "hidden information", f"{hidden[0].by}'s choice involves hidden information: a judge may be needed to determine whether any choice is available that will not continue the loop.")
+        return True
+
+
+def _earlier(facts, a: Stop, b: Stop) -> bool:
+    if a.point.unbounded:
+        return False
+    if b.point.unbounded:
+        return True
+    return facts.position(a.point) < facts.position(b.point)
+

@@ -1,0 +1,91 @@
+"""What a ruleset says about a loop: the :class:`Outcome` and its :class:`Result`."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Mapping, Union
+
+from .scenario import UNBOUNDED, Count, Value
+
+
+class Result(enum.Enum):
+    """How the loop is settled (FORMAT.md ``result``)."""
+
+    SHORTCUT = "shortcut"
+    """The loop is shortcut to a cut point."""
+    DRAW = "draw"
+    """The game is a draw."""
+    ENDS = "ends"
+    """The loop ends by itself (``ends_when``) and is run to completion."""
+    NO_SHORTCUT = "no_shortcut"
+    """The loop may not be shortcut and must be played out."""
+    NO_RESTART = "no_restart"
+    """The loop may not be restarted."""
+    UNSPECIFIED = "unspecified"
+    """This ruleset's text does not determine an outcome."""
+
+
+Iterations = Union[None, Count, Mapping[str, Count]]
+
+# The fields of an outcome that take part in a comparison, in report order.
+COMPARED_FIELDS = ("result", "iterations", "steps", "deviates", "last_action", "state", "judge")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One ruleset's settlement of one scenario.
+
+    ``iterations`` is an int, :data:`~rulesets.scenario.UNBOUNDED`, None (no cut), or a mapping
+    player -> count for independent sets.  ``state`` holds every tracked value at the cut (the
+    starting values where there is no cut).  ``quotes`` lists the rule texts the transcript
+    relies on, as (rule id, text) pairs, for reports; it is not part of the JSON contract.
+    """
+
+    result: Result
+    iterations: Iterations = None
+    steps: int = 0
+    deviates: str | None = None
+    last_action: str | None = None
+    state: Mapping[str, Value] = field(default_factory=dict)
+    judge: bool = False
+    rules: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    transcript: tuple[str, ...] = ()
+    quotes: tuple[tuple[str, str], ...] = ()
+
+    def value(self, name: str):
+        """A compared field's value in plain data (``state.NAME`` for one state value).
+
+        Unbounded counts and values come out as the string ``"unbounded"``; mappings as dicts.
+        """
+        if name.startswith("state."):
+            return plain(self.state.get(name[len("state.") :]))
+        raw = getattr(self, name)
+        if isinstance(raw, Result):
+            return raw.value
+        return plain(raw)
+
+    def to_json(self) -> dict:
+        """FORMAT.md's outcome object, keys in the documented order."""
+        return {
+            "result": self.result.value,
+            "iterations": plain(self.iterations),
+            "steps": self.steps,
+            "deviates": self.deviates,
+            "last_action": self.last_action,
+            "state": {k: plain(self.state[k]) for k in sorted(self.state)},
+            "judge": self.judge,
+            "rules": list(self.rules),
+            "notes": list(self.notes),
+            "transcript": list(self.transcript),
+        }
+
+
+def plain(value):
+    """Turn counts and values into JSON-ready data: UNBOUNDED becomes ``"unbounded"``."""
+    if value is UNBOUNDED:
+        return "unbounded"
+    if isinstance(value, Mapping):
+        return {k: plain(v) for k, v in value.items()}
+    return value

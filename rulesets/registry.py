@@ -1,0 +1,140 @@
+"""Finding rulesets: built-in and third-party, through one entry-point group.
+
+Every ruleset, the built-in ones included, registers in the ``loopcompare.rulesets`` entry-point
+group under its key.  A plugin that fails to import or breaks the ruleset contract is reported by
+name with its error and left out; the others still run.  A key or alias that clashes with one
+already registered is refused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import import_module, metadata
+
+from .base import Ruleset
+
+GROUP = "loopcompare.rulesets"
+
+#: The built-in rulesets, as registered in pyproject.toml; used when the package's metadata is
+#: not installed (running from a bare source tree).
+BUILTIN = {
+    "cr-2004": "rulesets.cr421:Cr2004",
+    "cr-2008": "rulesets.cr421:Cr2008",
+    "cr-2024": "rulesets.shortcuts:Cr2024",
+    "mtr-current": "rulesets.mtr:MtrCurrent",
+}
+
+
+@dataclass(frozen=True)
+class PluginProblem:
+    """A ruleset entry point that could not be used, and why."""
+
+    name: str
+    error: str
+
+
+class UnknownRuleset(KeyError):
+    """A ruleset key or alias that no registered ruleset answers to."""
+
+    def __init__(self, key: str, known: tuple[str, ...]) -> None:
+        super().__init__(key)
+        self.key = key
+        self.known = known
+
+    def __str__(self) -> str:
+        return f"unknown ruleset {self.key!r}; known rulesets: {', '.join(self.known)}"
+
+
+def chronological(ruleset: Ruleset) -> tuple:
+    """Sort key: by the date of the text applied; a text marked "current" comes last."""
+    date = ruleset.effective
+    return (not date[:1].isdigit(), date, ruleset.in_force[0], ruleset.key)
+
+
+class Registry:
+    """The rulesets available in this installation, in chronological order."""
+
+    def __init__(self, rulesets: list[Ruleset], problems: list[PluginProblem]) -> None:
+        self.rulesets = tuple(sorted(rulesets, key=chronological))
+        self.problems = tuple(problems)
+        self._by_name = {}
+        for r in self.rulesets:
+            for name in (r.key, *r.aliases):
+                self._by_name[name] = r
+
+    def keys(self) -> tuple[str, ...]:
+        """Every ruleset key, in chronological order."""
+        return tuple(r.key for r in self.rulesets)
+
+    def get(self, name: str) -> Ruleset:
+        """The ruleset with this key or alias; :class:`UnknownRuleset` otherwise."""
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise UnknownRuleset(name, self.keys()) from None
+
+    def select(self, names) -> tuple[Ruleset, ...]:
+        """The named rulesets (all of them, in chronological order, when ``names`` is empty)."""
+        if not names:
+            return self.rulesets
+        chosen: list[Ruleset] = []
+        for name in names:
+            r = self.get(name)
+            if r not in chosen:
+                chosen.append(r)
+        return tuple(chosen)
+
+
+def _contract_problem(obj) -> str | None:
+    """What is wrong with an entry point's object as a ruleset, if anything."""
+    if not (isinstance(obj, type) and issubclass(obj, Ruleset)):
+        return f"{obj!r} is not a subclass of rulesets.base.Ruleset"
+    for attr in ("key", "name", "document", "effective"):
+        if not isinstance(getattr(obj, attr, None), str) or not getattr(obj, attr):
+            return f"{obj.__name__}.{attr} must be a non-empty string"
+    if not obj.in_force or not obj.in_force[0]:
+        return f"{obj.__name__}.in_force must give the first day the text was in force"
+    return None
+
+
+def build(entries) -> Registry:
+    """A registry from (name, loader) pairs, where ``loader()`` returns a ruleset class."""
+    rulesets: list[Ruleset] = []
+    problems: list[PluginProblem] = []
+    taken: dict[str, str] = {}
+    for name, loader in entries:
+        try:
+            cls = loader()
+        except Exception as exc:  # a broken plugin is reported, not fatal
+            problems.append(PluginProblem(name, f"failed to load: {type(exc).__name__}: {exc}"))
+            continue
+        problem = _contract_problem(cls)
+        if problem:
+            problems.append(PluginProblem(name, problem))
+            continue
+        clash = next((n for n in (cls.key, *cls.aliases) if n in taken), None)
+        if clash:
+            problems.append(PluginProblem(name, f"refused: key or alias {clash!r} is already used by {taken[clash]}"))
+            continue
+        for n in (cls.key, *cls.aliases):
+            taken[n] = f"{cls.__module__}.{cls.__name__}"
+        rulesets.append(cls())
+    return Registry(rulesets, problems)
+
+
+def _builtin_loader(target: str):
+    module, _, attr = target.partition(":")
+    return lambda: getattr(import_module(module), attr)
+
+
+@lru_cache(maxsize=1)
+def registry() -> Registry:
+    """Every ruleset registered in the ``loopcompare.rulesets`` group (built-ins included)."""
+    points = sorted(metadata.entry_points(group=GROUP), key=lambda ep: (ep.name, ep.value))
+    if not any(ep.value in BUILTIN.values() for ep in points):
+        entries = [(name, _builtin_loader(target)) for name, target in BUILTIN.items()]
+    else:
+        entries = []
+    entries += [(ep.name, ep.load) for ep in points]
+    return build(entries)

@@ -1,0 +1,498 @@
+"""The loop-description interface every ruleset reads.
+
+A :class:`Scenario` is one loop as the players describe it: who plays, in what turn order, whose
+turn it is, one iteration of the loop as an ordered list of :class:`Step`, the values the loop
+changes, the actions outside the loop that could break it, and what each player means to do
+(:class:`Intent`).  Scenarios are plain frozen data; parsing files is the comparator's job.
+
+Everything a ruleset needs to know about a scenario that is not written in it directly (who is
+involved, where each player deviates, the state at any cut point, whether and where the game
+state repeats, where the loop ends by itself) is derived here, in closed form: the cost of any
+question is independent of how many iterations it is about.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Mapping, Union
+
+
+class _Unbounded:
+    """The number a player names when they want a loop to go on: arbitrarily large, finite.
+
+    "There's no such thing as infinity in Magic": a player who never deviates names some finite
+    number larger than anything else in play.  Reports show it as ``unbounded``.
+    """
+
+    _instance: "_Unbounded | None" = None
+
+    def __new__(cls) -> "_Unbounded":
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "UNBOUNDED"
+
+    def __str__(self) -> str:
+        return "unbounded"
+
+    def __reduce__(self) -> str:
+        return "UNBOUNDED"
+
+
+UNBOUNDED = _Unbounded()
+"""The single arbitrarily-large-but-finite value (see :class:`_Unbounded`)."""
+
+Count = Union[int, _Unbounded]
+Value = Union[bool, int, _Unbounded]
+
+
+@dataclass(frozen=True)
+class Unless:
+    """"[X] unless [Y]": the step's effect happens unless ``by`` performs ``does``."""
+
+    by: str
+    does: str
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action or choice of the loop, controlled by one player.
+
+    ``optional`` steps may be declined by their controller; the others are mandatory (triggers,
+    forced choices).  ``set`` assigns state values; ``add`` adds integer deltas (a step that does
+    both to one value assigns first, then adds).
+    """
+
+    by: str
+    does: str
+    optional: bool = False
+    choice: bool = False
+    hidden: bool = False
+    random: bool = False
+    conditional: bool = False
+    set: Mapping[str, Union[bool, int]] = field(default_factory=dict)
+    add: Mapping[str, int] = field(default_factory=dict)
+    unless: Unless | None = None
+
+
+@dataclass(frozen=True)
+class EndsWhen:
+    """The loop ends by itself when integer ``value`` reaches ``bound`` (``at_most`` or not)."""
+
+    value: str
+    bound: int
+    at_most: bool
+
+
+@dataclass(frozen=True)
+class LoopFlags:
+    """Facts about the loop as a whole (FORMAT.md ``[loop]``)."""
+
+    independent: bool = False
+    spans_turns: bool = False
+    meaningful_change: bool = False
+    shortcut_before: bool = False
+    ends_when: EndsWhen | None = None
+    ends_with: str | None = None
+
+
+@dataclass(frozen=True)
+class Breaker:
+    """An action outside the loop that would end it (Seal of Cleansing's sacrifice)."""
+
+    by: str
+    does: str
+
+
+@dataclass(frozen=True)
+class Intent:
+    """When a player first does something different from keeping the loop going.
+
+    ``after`` is None for "never".  ``step`` is None for a plain number of iterations (the
+    player deviates at their own first choice point of the next iteration) or the exact step
+    index of the next iteration before which they deviate.
+    """
+
+    after: int | None = None
+    step: int | None = None
+
+    @property
+    def never(self) -> bool:
+        """True when the player never deviates."""
+        return self.after is None
+
+    def describe(self) -> str:
+        """Plain words for reports: "never", "after 3 iterations", "after 5 iterations and 1 step"."""
+        if self.after is None:
+            return "never"
+        text = f"after {self.after:,} iteration{'s' if self.after != 1 else ''}"
+        if self.step is not None:
+            text += f", before step {self.step + 1} of the next"
+        return text
+
+
+NEVER = Intent()
+
+
+@dataclass(frozen=True)
+class CutPoint:
+    """Where a shortcut stops: ``iterations`` complete iterations plus ``steps`` of the next.
+
+    ``iterations`` may be :data:`UNBOUNDED` when a player's arbitrarily large number decides it.
+    """
+
+    iterations: Count
+    steps: int = 0
+
+    @property
+    def unbounded(self) -> bool:
+        """True when the iteration count is the arbitrarily large number of a "never" player."""
+        return self.iterations is UNBOUNDED
+
+    def describe(self) -> str:
+        """Plain words for transcripts."""
+        n = "an unbounded number of" if self.unbounded else f"{self.iterations:,}"
+        plural = "" if self.iterations == 1 else "s"
+        if self.steps == 0:
+            return f"after {n} iteration{plural}"
+        return f"after {n} iteration{plural} and {self.steps} step{'s' if self.steps != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Scenario:
+    """One loop: players in turn order, the active player, one iteration's steps, and intents."""
+
+    title: str
+    players: tuple[str, ...]
+    steps: tuple[Step, ...]
+    active: str = ""
+    state: Mapping[str, Union[bool, int]] = field(default_factory=dict)
+    loop: LoopFlags = field(default_factory=LoopFlags)
+    breakers: tuple[Breaker, ...] = ()
+    intents: Mapping[str, Intent] = field(default_factory=dict)
+    description: str = ""
+    source: str = ""
+    tags: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.active:
+            object.__setattr__(self, "active", self.players[0])
+
+    def intent(self, player: str) -> Intent:
+        """The player's intent; a player left out never deviates."""
+        return self.intents.get(player, NEVER)
+
+    @cached_property
+    def facts(self) -> "LoopFacts":
+        """The derived facts rulesets need, computed once."""
+        return LoopFacts(self)
+
+
+# --- closed-form state -------------------------------------------------------------------------
+#
+# Every step acts on each value as x -> (v if assigned else x) + d.  Such maps compose into the
+# same shape, so a prefix of an iteration, a whole iteration and n iterations are each one map:
+# n iterations of "add d" is "add n*d"; n >= 1 iterations of an assignment is that assignment.
+
+
+@dataclass(frozen=True)
+class _Affine:
+    """x -> (assign if assigns else x) + delta."""
+
+    assigns: bool = False
+    assign: Union[bool, int] = 0
+    delta: int = 0
+
+    def then(self, other: "_Affine") -> "_Affine":
+        """This map followed by ``other``."""
+        if other.assigns:
+            return other
+        return _Affine(self.assigns, self.assign, self.delta + other.delta)
+
+    def apply(self, x: Value) -> Value:
+        """The map's value at ``x`` (which may be :data:`UNBOUNDED`)."""
+        if self.assigns:
+            base: Value = self.assign
+        else:
+            base = x
+        if base is UNBOUNDED or isinstance(base, bool):
+            return base
+        return base + self.delta
+
+
+def _step_map(step: Step, name: str) -> _Affine:
+    assigns = name in step.set
+    return _Affine(assigns, step.set.get(name, 0), step.add.get(name, 0))
+
+
+class LoopFacts:
+    """Derived, closed-form facts about a scenario's loop.
+
+    Positions are linear: cut point (n, k) is position ``n * len(steps) + k``.  Nothing here
+    loops over iterations; costs grow with the number of steps and players only.
+    """
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.size = len(scenario.steps)
+        order = scenario.players
+        start = order.index(scenario.active)
+        self.turn_order: tuple[str, ...] = order[start:] + order[:start]
+        # prefix[name][k] is the map of the first k steps of an iteration.
+        self._prefix: dict[str, list[_Affine]] = {}
+        for name in scenario.state:
+            maps = [_Affine()]
+            for step in scenario.steps:
+                maps.append(maps[-1].then(_step_map(step, name)))
+            self._prefix[name] = maps
+
+    # --- who -----------------------------------------------------------------------------------
+
+    def players_after(self, player: str) -> tuple[str, ...]:
+        """The other players in turn order, starting after ``player`` (CR 729.2b)."""
+        order = self.scenario.players
+        i = order.index(player)
+        return order[i + 1 :] + order[:i]
+
+    def in_turn_order(self, players) -> tuple[str, ...]:
+        """``players`` sorted in turn order starting from the active player."""
+        wanted = set(players)
+        return tuple(p for p in self.turn_order if p in wanted)
+
+    @cached_property
+    def optional_controllers(self) -> tuple[str, ...]:
+        """Players who control at least one optional step, in turn order from the active player."""
+        return self.in_turn_order(s.by for s in self.scenario.steps if s.optional)
+
+    @cached_property
+    def unless_payers(self) -> tuple[str, ...]:
+        """Players who could perform some step's "unless" action, in turn order."""
+        return self.in_turn_order(s.unless.by for s in self.scenario.steps if s.unless)
+
+    @cached_property
+    def breaker_holders(self) -> tuple[str, ...]:
+        """Players who control an action outside the loop that would end it, in turn order."""
+        return self.in_turn_order(b.by for b in self.scenario.breakers)
+
+    def optional_steps(self, player: str) -> tuple[int, ...]:
+        """Indexes of ``player``'s optional steps."""
+        return tuple(i for i, s in enumerate(self.scenario.steps) if s.optional and s.by == player)
+
+    def choice_steps(self, player: str, *, unless: bool = True) -> tuple[int, ...]:
+        """Indexes where ``player`` can do something other than keep the loop going.
+
+        Their optional steps and, with ``unless``, the steps whose "unless" cost they could pay.
+        """
+        return tuple(
+            i
+            for i, s in enumerate(self.scenario.steps)
+            if (s.optional and s.by == player) or (unless and s.unless and s.unless.by == player)
+        )
+
+    def first_choice(self, player: str) -> int | None:
+        """The first step of an iteration at which ``player`` could deviate, if any."""
+        steps = self.choice_steps(player)
+        return steps[0] if steps else None
+
+    def deviation_point(self, player: str) -> CutPoint | None:
+        """FORMAT.md's deviation point for the player's intent; None for "never"."""
+        intent = self.scenario.intent(player)
+        if intent.never:
+            return None
+        if intent.step is not None:
+            return CutPoint(intent.after, intent.step)
+        return CutPoint(intent.after, self.first_choice(player) or 0)
+
+    def own_point(self, player: str, number: Count) -> CutPoint:
+        """Where ``player`` deviates after ``number`` iterations (their first choice point)."""
+        return CutPoint(number, self.first_choice(player) or 0)
+
+    # --- where -----------------------------------------------------------------------------------
+
+    def position(self, point: CutPoint) -> int:
+        """The linear position of a finite cut point."""
+        assert point.iterations is not UNBOUNDED
+        return point.iterations * self.size + point.steps
+
+    def point(self, position: int) -> CutPoint:
+        """The cut point at a linear position."""
+        n, k = divmod(position, self.size)
+        return CutPoint(n, k)
+
+    def last_step_before(self, point: CutPoint) -> Step | None:
+        """The step performed just before the cut, or None if none was performed."""
+        if point.steps:
+            return self.scenario.steps[point.steps - 1]
+        if point.iterations == 0:
+            return None
+        return self.scenario.steps[-1]
+
+    # --- what ------------------------------------------------------------------------------------
+
+    def _iterated(self, name: str, n: Count) -> Value:
+        """The value of ``name`` after ``n`` complete iterations."""
+        start = self.scenario.state[name]
+        whole = self._prefix[name][-1]
+        if n == 0:
+            return start
+        if whole.assigns:
+            return whole.apply(start)
+        if whole.delta == 0 or isinstance(start, bool):
+            return start
+        if n is UNBOUNDED:
+            return UNBOUNDED
+        return start + n * whole.delta
+
+    def value_at(self, name: str, point: CutPoint) -> Value:
+        """The value of ``name`` at a cut point, in closed form."""
+        return self._prefix[name][point.steps].apply(self._iterated(name, point.iterations))
+
+    def state_at(self, point: CutPoint) -> dict[str, Value]:
+        """Every tracked value at a cut point."""
+        return {name: self.value_at(name, point) for name in self.scenario.state}
+
+    @cached_property
+    def net_changes(self) -> dict[str, int]:
+        """Each integer's net change over one iteration, once the loop is under way."""
+        out = {}
+        for name, start in self.scenario.state.items():
+            whole = self._prefix[name][-1]
+            if not isinstance(start, bool):
+                out[name] = 0 if whole.assigns else whole.delta
+        return out
+
+    @cached_property
+    def first_repeat(self) -> CutPoint | None:
+        """The first point where the state equals the state one iteration earlier, or None.
+
+        The state repeats iff every integer's net change per iteration is zero; each value is
+        then periodic from the first iteration on, so the first repeat is at the second or third
+        visit of some point of the loop (DOMAIN.md section 3).
+        """
+        if any(self.net_changes.values()):
+            return None
+        for k in range(self.size):
+            if self.state_at(CutPoint(1, k)) == self.state_at(CutPoint(0, k)):
+                return CutPoint(1, k)
+        return CutPoint(2, 0)
+
+    @cached_property
+    def end(self) -> CutPoint | None:
+        """The first point at which ``ends_when`` holds, or None if it never does."""
+        ends = self.scenario.loop.ends_when
+        if ends is None:
+            return None
+        holds = (lambda v: v <= ends.bound) if ends.at_most else (lambda v: v >= ends.bound)
+        start = self.scenario.state[ends.value]
+        if holds(start):
+            return CutPoint(0, 0)
+        maps = self._prefix[ends.value]
+        whole = maps[-1]
+        best: int | None = None
+        for k in range(self.size):
+            for n in self._first_n(maps[k], whole, start, ends, holds):
+                pos = n * self.size + k
+                if pos > 0 and (best is None or pos < best):
+                    best = pos
+                break
+        return None if best is None else self.point(best)
+
+    @staticmethod
+    def _first_n(prefix: _Affine, whole: _Affine, start: int, ends: EndsWhen, holds):
+        """The smallest n >= 0 with ``holds(prefix(whole^n(start)))``, as a 0- or 1-item list."""
+        if holds(prefix.apply(start)):
+            return [0]
+        after_one = prefix.apply(whole.apply(start))
+        if whole.assigns or prefix.assigns or whole.delta == 0:
+            # From one iteration on the value no longer depends on n.
+            return [1] if holds(after_one) else []
+        # Linear: value(n) = after_one + (n - 1) * delta.
+        gap = ends.bound - after_one
+        delta = whole.delta
+        if ends.at_most:
+            if delta >= 0:
+                return [1] if after_one <= ends.bound else []
+            return [1 + max(0, -(-gap // delta))] if gap < 0 else [1]
+        if delta <= 0:
+            return [1] if after_one >= ends.bound else []
+        return [1 + max(0, -(-gap // delta))] if gap > 0 else [1]
+
+    # --- independent sets ----------------------------------------------------------------------
+
+    @cached_property
+    def set_of_step(self) -> tuple[str | None, ...]:
+        """Which involved player's set each step belongs to, for independent loops.
+
+        An optional step belongs to its controller's set; a mandatory step belongs to the set of
+        the nearest optional step before it (cyclically), since it is that action's consequence.
+        """
+        steps = self.scenario.steps
+        owners: list[str | None] = [s.by if s.optional else None for s in steps]
+        last = next((s.by for s in reversed(steps) if s.optional), None)
+        for i, owner in enumerate(owners):
+            if owner is None:
+                owners[i] = last
+            else:
+                last = owner
+        return tuple(owners)
+
+    def counts_at(self, point: CutPoint, players) -> dict[str, Count]:
+        """How many times each player's set has been performed at a single cut point."""
+        out: dict[str, Count] = {}
+        for p in players:
+            first = self.first_choice(p)
+            extra = 1 if first is not None and first < point.steps else 0
+            n = point.iterations
+            out[p] = n if n is UNBOUNDED else n + extra
+        return out
+
+    def state_with_counts(self, counts: Mapping[str, Count]) -> dict[str, Value]:
+        """The state when each independent set has run its own number of times.
+
+        The sets are taken to run side by side, each stopping after its own count: phase by
+        phase, the steps of the sets still running are repeated, one closed-form map a phase.
+        """
+        finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
+        bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
+        result: dict[str, Value] = {}
+        owners = self.set_of_step
+        for name, start in self.scenario.state.items():
+            value: Value = start
+            done = 0
+            for bound in bounds:
+                running = [
+                    s for s, o in zip(self.scenario.steps, owners)
+                    if o is None or _reaches(counts.get(o, 0), bound)
+                ]
+                whole = _Affine()
+                for s in running:
+                    whole = whole.then(_step_map(s, name))
+                reps: Count = UNBOUNDED if bound is UNBOUNDED else bound - done
+                value = _power(whole, reps, value)
+                if bound is not UNBOUNDED:
+                    done = bound
+            result[name] = value
+        return result
+
+
+def _reaches(count: Count, bound: Count) -> bool:
+    """True when a set with ``count`` repetitions is still running in the phase up to ``bound``."""
+    if count is UNBOUNDED:
+        return True
+    return bound is not UNBOUNDED and count >= bound
+
+
+def _power(whole: _Affine, reps: Count, value: Value) -> Value:
+    """``whole`` applied ``reps`` times to ``value``, in closed form."""
+    if reps == 0:
+        return value
+    if whole.assigns:
+        return whole.apply(value)
+    if whole.delta == 0 or value is UNBOUNDED or isinstance(value, bool):
+        return value
+    if reps is UNBOUNDED:
+        return UNBOUNDED
+    return value + reps * whole.delta

@@ -1,0 +1,211 @@
+"""Comprehensive Rules "Taking Shortcuts" (rule 713 in 2009 .. 731 today).
+
+The Magic 2010 rewrite (2009-07-11) replaced rule 421 with a shortcut procedure: the player with
+priority proposes a sequence, every other player accepts or shortens it (729.2), a fragmented
+loop makes the active player stop as soon as a game state repeats (729.3), a loop of only
+mandatory actions is a draw (729.4), nobody can be forced to break a loop (729.5) or to pay an
+"unless" cost (729.6).  The text modelled is that of 2024-06-07 (rule 729), unchanged in
+substance since 2009-09-04 and still in force, renumbered 730 (2025-04-04) and 731 (2025-07-25).
+"""
+
+from __future__ import annotations
+
+from .base import Decision, Ruleset, Settlement, Source, Stop, earliest, times
+from .outcome import Result
+from .scenario import UNBOUNDED, Count, CutPoint
+
+
+class Cr2024(Ruleset):
+    """CR 729 "Taking Shortcuts", text of 2024-06-07 (the current CR; renumbered 730, then 731).
+
+    Compared with rule 421 of 2008: loops are one case of a general shortcut procedure
+    (729.2: propose, then accept or shorten in turn order after the proposer); a shortcut may
+    cross turns but can't include conditional actions (729.2a); a fragmented loop, in which the
+    game state repeats, obliges the active player (or the first involved player) to stop at the
+    first repetition, whatever anyone intended (729.3); nobody can be forced to use an action
+    outside the loop to break it (729.5).
+    """
+
+    key = "cr-2024"
+    aliases = ("cr-current", "cr729", "cr")
+    name = "CR 729 (2024)"
+    document = "Comprehensive Rules, rule 729 \u201cTaking Shortcuts\u201d"
+    effective = "2024-06-07"
+    in_force = ("2024-06-07", None)
+    rule_ids = ("729.1", "729.1a", "729.1b", "729.1c", "729.2", "729.2a", "729.2b", "729.2c", "729.3", "729.4", "729.5", "729.6")
+    sources = (Source("2024-06-07_cr_729.txt"),)
+    summary = "Taking Shortcuts: propose and shorten; a repeated game state makes the active player stop (729.3)."
+    loop_rule = "729.1b"
+    draw_rule = "104.4b"
+    #: How citations of this document are written (the MTR cites it as "CR 729.x").
+    cite = ""
+
+    def rule(self, number: str) -> str:
+        """A rule of the CR as this ruleset cites it."""
+        return f"{self.cite}{number}"
+
+    # --- hooks ----------------------------------------------------------------------------------
+
+    def restrictions(self, ctx: Settlement) -> Decision | None:
+        """729.2a: a shortcut can't include conditional actions; it may cross turns."""
+        steps = ctx.scenario.steps
+        loop = ctx.scenario.loop
+        if any(s.conditional for s in steps):
+            ctx.say(self.rule("729.2a"), "a shortcut can't include conditional actions, where the outcome of a game event determines the next action: this loop must be played out.")
+            return Decision(Result.NO_SHORTCUT)
+        if any(s.random for s in steps):
+            ctx.note(
+                "729.2a forbids conditional actions but not randomness as such. Reading taken: a random step whose "
+                "result does not decide the next action may be shortcut (though 729.2a also speaks of the "
+                "\u201cpredictable results\u201d of the sequence)."
+            )
+        if loop.spans_turns:
+            ctx.say(self.rule("729.2a"), "the proposed sequence \u201cmay even cross multiple turns\u201d.")
+        if loop.shortcut_before:
+            ctx.note("Rule 729 has no rule against restarting a loop that was shortcut before; it is settled as if new.")
+        if any(s.hidden for s in steps):
+            ctx.note("Rule 729 says nothing about choices involving hidden information; no judge is called for.")
+        return None
+
+    def involved(self, ctx: Settlement) -> tuple[str, ...]:
+        """729.6: an "unless" cost nobody pays makes its effect mandatory, not optional."""
+        for step in ctx.scenario.steps:
+            if step.unless:
+                ctx.say(
+                    self.rule("729.6"),
+                    f"\u201c{step.does}\u201d: no player can be forced to perform \u201c{step.unless.does}\u201d; "
+                    "if nobody does, the loop continues as though the effect were mandatory.",
+                )
+                break
+        return ctx.facts.optional_controllers
+
+    def mandatory(self, ctx: Settlement) -> Decision:
+        """729.4 draw, unless a player chooses to break the loop (729.5, 729.6)."""
+        facts = ctx.facts
+        stops = self.intervening(ctx, facts.turn_order, need_means=True)
+        if not stops:
+            for breaker in ctx.scenario.breakers:
+                ctx.say(self.rule("729.5"), f"{breaker.by} could \u201c{breaker.does}\u201d but can't be forced to, and doesn't.")
+            ctx.say(self.rule("729.4"), "the loop contains only mandatory actions: the game is a draw.")
+            ctx.say(self.rule(self.draw_rule), "a loop of mandatory actions with no way to stop: the game is a draw.")
+            return Decision(Result.DRAW)
+        first, ties = earliest(stops, facts, facts.turn_order)
+        rule = "729.6" if any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps) else "729.5"
+        ctx.say(self.rule(rule), f"nobody can be forced to end the loop, but {first.player} chooses to break it ({ctx.means(first.player)}) {first.point.describe()}.")
+        ctx.say(self.rule("729.2c"), f"the loop is shortcut to that point, where {first.player} makes a different choice.", quote=[self.rule("729.2c")])
+        self._note_ties(ctx, first, ties, "the first in turn order from the active player, who receives priority first")
+        return Decision(Result.SHORTCUT, first.point, first.player)
+
+    def one_controller(self, ctx: Settlement, controller: str) -> Decision:
+        """729.2: the controller proposes; each other player accepts or shortens."""
+        return self._propose(ctx, controller, ctx.facts.own_point(controller, ctx.number(controller)), [controller])
+
+    def _propose(self, ctx: Settlement, proposer: str, end: CutPoint, involved) -> Decision:
+        """729.2a-c: ``proposer`` proposes ending at ``end``; others in turn order accept or shorten."""
+        facts = ctx.facts
+        number = ctx.number(proposer)
+        ctx.say(self.rule("729.2a"), f"{ctx.who(proposer)} proposes a shortcut: repeat the loop {times(number)}, ending {end.describe()}.")
+        current = Stop(proposer, end)
+        others = facts.players_after(proposer)
+        for player in others:
+            point = facts.deviation_point(player)
+            if point is not None and _before(facts, point, current.point):
+                ctx.say(self.rule("729.2b"), f"{player} shortens it to {point.describe()}, where they will make a different game choice.")
+                current = Stop(player, point)
+            else:
+                ctx.say(self.rule("729.2b"), f"{player} accepts.")
+                if point is not None and point == current.point:
+                    self._note_ties(ctx, current, [Stop(player, point)], "who comes first in turn order after the proposer (729.2b)")
+        ctx.say(self.rule("729.2c"), f"the shortcut is taken to {current.point.describe()}; {current.player} makes a different game choice there.")
+        return Decision(Result.SHORTCUT, current.point, current.player)
+
+    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """729.3 for a fragmented loop; otherwise the 729.2 procedure."""
+        return self._settle_shared(ctx, involved, per_player=None)
+
+    def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """729.3 if the state repeats; otherwise each player shortcuts their own loop."""
+        facts = ctx.facts
+        if facts.first_repeat is not None:
+            return self._settle_shared(ctx, involved, per_player=involved)
+        ctx.note(
+            "Rule 729 has no rule for independent sets of actions. Reading taken: each player proposes a "
+            "shortcut of their own loop (the active player first) and each set repeats its own number of times."
+        )
+        counts: dict[str, Count] = {}
+        for player in involved:
+            counts[player] = ctx.number(player)
+            ctx.say(self.rule("729.2a"), f"{ctx.who(player)} proposes to repeat their own actions {times(counts[player])}; the others accept.")
+        outsiders = [p for p in facts.turn_order if p not in involved]
+        stops = self.intervening(ctx, outsiders, need_means=False)
+        if stops:
+            first, _ = earliest(stops, facts, facts.turn_order)
+            reached = facts.counts_at(first.point, counts)
+            ctx.say(self.rule("729.2b"), f"{first.player} shortens every proposal to {first.point.describe()}.")
+            counts = {p: _smaller(c, reached[p]) for p, c in counts.items()}
+            return Decision(Result.SHORTCUT, deviates=first.player, counts=counts)
+        return Decision(Result.SHORTCUT, counts=counts)
+
+    def _settle_shared(self, ctx: Settlement, involved, per_player) -> Decision:
+        facts = ctx.facts
+        proposer = involved[0]
+        repeat = facts.first_repeat
+        own = facts.own_point(proposer, ctx.number(proposer))
+        end = own
+        if repeat is not None:
+            if not ctx.scenario.state:
+                ctx.note("No state values are tracked, so the game state is taken to repeat every iteration.")
+            forced = self._forced_point(ctx, involved, proposer, repeat)
+            who = "the active player" if proposer == ctx.scenario.active else "the first player in turn order who is involved"
+            if own.unbounded or facts.position(forced) <= facts.position(own):
+                end = forced
+                ctx.say(
+                    self.rule("729.3"),
+                    f"the loop is fragmented: the same game state is reached again {repeat.describe()}. {proposer}, {who}, "
+                    f"must then make a different game choice, at their next action: {forced.describe()}.",
+                )
+            else:
+                ctx.say(
+                    self.rule("729.3"),
+                    f"the game state would repeat {repeat.describe()}, but {proposer}, {who}, stops sooner of their own accord.",
+                )
+        decision = self._propose(ctx, proposer, end, involved)
+        if per_player:
+            return Decision(decision.result, decision.point, decision.deviates, per_player=tuple(per_player))
+        return decision
+
+    def _forced_point(self, ctx: Settlement, involved, proposer: str, repeat: CutPoint) -> CutPoint:
+        """The designated player's first choice point at or after the first repeated state."""
+        facts = ctx.facts
+        mine = facts.choice_steps(proposer, unless=False)
+        start = facts.position(repeat)
+        for offset in range(facts.size):
+            position = start + offset
+            if position % facts.size in mine:
+                return facts.point(position)
+        raise AssertionError("an involved player has a choice every iteration")
+
+    def _note_ties(self, ctx: Settlement, first: Stop, ties, reason: str) -> None:
+        if ties:
+            names = ", ".join(t.player for t in ties)
+            ctx.note(f"{first.player} and {names} would act at the same point. Reading taken: {first.player} acts, {reason}.")
+
+    def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
+        return False
+
+
+def _before(facts, a: CutPoint, b: CutPoint) -> bool:
+    """True when point ``a`` comes strictly before point ``b``."""
+    if a.unbounded:
+        return False
+    if b.unbounded:
+        return True
+    return facts.position(a) < facts.position(b)
+
+
+def _smaller(a: Count, b: Count) -> Count:
+    if a is UNBOUNDED:
+        return b
+    if b is UNBOUNDED:
+        return a
+    return min(a, b)
