@@ -56,10 +56,10 @@ class ScenarioFile:
     expect: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
-def load(path: str | Path, *, display: str | None = None) -> ScenarioFile:
-    """Load and validate one scenario file."""
+def load(path: str | Path) -> ScenarioFile:
+    """Load and validate one scenario file; errors name the path as given."""
     path = Path(path)
-    name = display or path.name
+    name = str(path)
     try:
         size = path.stat().st_size
         if size > MAX_BYTES:
@@ -67,11 +67,11 @@ def load(path: str | Path, *, display: str | None = None) -> ScenarioFile:
         raw = path.read_bytes()
     except OSError as exc:
         raise ScenarioError(name, "", f"can't be read: {exc.strerror or exc}") from None
-    return parse_bytes(raw, name, path.stem)
+    return parse_bytes(raw, name, path.stem, file=path.name)
 
 
-def parse_bytes(raw: bytes, name: str, scenario_id: str) -> ScenarioFile:
-    """Validate a scenario from the bytes of a file called ``name``."""
+def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = None) -> ScenarioFile:
+    """Validate a scenario from the bytes of a file called ``name`` (``file`` in reports)."""
     if len(raw) > MAX_BYTES:
         raise ScenarioError(name, "", f"the file is {len(raw):,} bytes; scenario files are limited to {MAX_BYTES:,} bytes")
     if raw.startswith(b"\xef\xbb\xbf"):
@@ -86,12 +86,12 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str) -> ScenarioFile:
         raise ScenarioError(name, "", f"is not valid TOML: {exc}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise ScenarioError(name, "", f"is not usable TOML: {exc}") from None
-    return parse_document(doc, name, scenario_id)
+    return parse_document(doc, name, scenario_id, file=file)
 
 
-def parse_document(doc: Mapping[str, Any], name: str, scenario_id: str) -> ScenarioFile:
+def parse_document(doc: Mapping[str, Any], name: str, scenario_id: str, *, file: str | None = None) -> ScenarioFile:
     """Validate a parsed TOML document."""
-    return _Parser(name).document(doc, scenario_id)
+    return _Parser(name).document(doc, scenario_id, file or name)
 
 
 class _Parser:
@@ -148,7 +148,7 @@ class _Parser:
 
     # --- the document -------------------------------------------------------------------------
 
-    def document(self, doc: Mapping[str, Any], scenario_id: str) -> ScenarioFile:
+    def document(self, doc: Mapping[str, Any], scenario_id: str, file: str) -> ScenarioFile:
         self.keys(doc, _TOP_KEYS, "")
         if "format" in doc and (doc["format"] != 1 or isinstance(doc["format"], bool)):
             self.fail("'format'", f"unsupported format {doc['format']!r}; 1 is the only version")
@@ -182,7 +182,7 @@ class _Parser:
             tags=tags,
         )
         expect = self.expectations(doc.get("expect", {}), scenario)
-        return ScenarioFile(scenario_id, self.name, scenario, expect)
+        return ScenarioFile(scenario_id, file, scenario, expect)
 
     def players(self, doc) -> tuple[str, ...]:
         if "players" not in doc:

@@ -126,6 +126,7 @@ class MtrCurrent(Cr2024):
         self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
         self._partial(ctx, first)
         self._note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
+        self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
@@ -173,7 +174,20 @@ class MtrCurrent(Cr2024):
         self._partial(ctx, first)
         self._choice(ctx, first)
         self._note_ties(ctx, first, ties, "the first to choose it in turn order")
+        self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player, per_player=tuple(per_player) if per_player else None)
+
+    def _same_number(self, ctx: Settlement, first: Stop, stops) -> None:
+        """The MTR compares numbers of iterations; say so when equal numbers stop at different points."""
+        if first.point.unbounded:
+            return
+        same = [s.player for s in stops if s.player != first.player and not s.point.unbounded
+                and s.point.iterations == first.point.iterations and s.point != first.point]
+        if same:
+            ctx.note(
+                f"{first.player} and {', '.join(same)} chose the same number of iterations; MTR 4.4 does not say who then "
+                f"stops. Reading taken: {first.player}, whose stopping point comes first in the next iteration."
+            )
 
     def _partial(self, ctx: Settlement, stop: Stop) -> None:
         """A player may stop part-way through an iteration to act at the right point."""

@@ -126,7 +126,7 @@ class Cr2024(Ruleset):
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """729.3 if the state repeats; otherwise each player shortcuts their own loop."""
         facts = ctx.facts
-        if facts.first_repeat is not None:
+        if self.first_repeat(ctx) is not None:
             return self._settle_shared(ctx, involved, per_player=involved)
         ctx.note(
             "Rule 729 has no rule for independent sets of actions. Reading taken: each player proposes a "
@@ -149,7 +149,7 @@ class Cr2024(Ruleset):
     def _settle_shared(self, ctx: Settlement, involved, per_player) -> Decision:
         facts = ctx.facts
         proposer = involved[0]
-        repeat = facts.first_repeat
+        repeat = self.first_repeat(ctx)
         own = facts.own_point(proposer, ctx.number(proposer))
         end = own
         if repeat is not None:
@@ -173,6 +173,18 @@ class Cr2024(Ruleset):
         if per_player:
             return Decision(decision.result, decision.point, decision.deviates, per_player=tuple(per_player))
         return decision
+
+    def first_repeat(self, ctx: Settlement) -> CutPoint | None:
+        """Where the game state first repeats (729.3), if it does."""
+        loop = ctx.scenario.loop
+        repeat = ctx.facts.first_repeat
+        if repeat is not None and loop.spans_turns and loop.meaningful_change:
+            ctx.note(
+                "The game state changes meaningfully from turn to turn (e.g. cards drawn), so it is never the same "
+                "game state again even where the tracked values repeat: 729.3 does not apply (reading)."
+            )
+            return None
+        return repeat
 
     def _forced_point(self, ctx: Settlement, involved, proposer: str, repeat: CutPoint) -> CutPoint:
         """The designated player's first choice point at or after the first repeated state."""

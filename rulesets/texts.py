@@ -45,7 +45,7 @@ class Document:
     @property
     def body(self) -> str:
         """The whole text without its provenance header, one rule a paragraph."""
-        return "\n\n".join(text for _, text in self.rules)
+        return "\n\n".join(f"{key} {text}" for key, text in self.rules)
 
 
 def _raw(filename: str) -> str:
@@ -71,7 +71,7 @@ def document(filename: str, mtr_section: str | None = None) -> Document:
             continue
         match = _RULE_START.match(stripped)
         if match:
-            rules.append([match["id"], f"{match['id']} {match['text']}"])
+            rules.append([match["id"], match["text"]])
         elif rules and stripped.lower().startswith("example") or (rules and stripped.startswith("Note -")):
             rules[-1][1] += "\n" + stripped
         elif rules:

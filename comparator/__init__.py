@@ -1,0 +1,7 @@
+"""The comparator: scenario files, comparisons, reports and the command line.
+
+It reads scenarios (:mod:`comparator.loader`, :mod:`comparator.library`), settles them under the
+rulesets of :mod:`rulesets` (:mod:`comparator.compare`), builds a view-model
+(:mod:`comparator.report`) and renders it (:mod:`comparator.render`).  Only
+:mod:`comparator.cli` touches files and the terminal.
+"""

@@ -1,0 +1,252 @@
+"""The ``loopcompare`` command line: a thin layer that parses, calls the library, and writes.
+
+Exit codes: 0 fine; 1 a check failed (``check``, ``gallery --check``); 2 bad usage or bad input,
+with a message naming the file and the field, and no traceback.  Only this module touches files
+and the terminal; every file it writes is written whole or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from pathlib import Path
+
+import click
+
+FORMATS = ("md", "html", "json")
+
+
+class InputError(click.ClickException):
+    """Bad input: exit status 2, with the message as given."""
+
+    exit_code = 2
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("loopcompare")
+    except metadata.PackageNotFoundError:
+        return "0+unknown"
+
+
+def _registry():
+    """The ruleset registry; plugin problems are reported on stderr, once, and are not fatal."""
+    from rulesets import registry
+
+    reg = registry()
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and reg.problems and not ctx.meta.get("loopcompare.warned"):
+        ctx.meta["loopcompare.warned"] = True
+        for problem in reg.problems:
+            click.echo(f"warning: ruleset plugin {problem.name!r} skipped: {problem.error}", err=True)
+    return reg
+
+
+def _rulesets(keys):
+    from rulesets.registry import UnknownRuleset
+
+    try:
+        return _registry().select(keys)
+    except UnknownRuleset as exc:
+        raise InputError(str(exc)) from None
+
+
+def _scenarios(paths):
+    from .library import resolve
+    from .loader import ScenarioError
+
+    out = []
+    try:
+        for p in paths:
+            out.extend(resolve(p))
+    except ScenarioError as exc:
+        raise InputError(str(exc)) from None
+    return out
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` whole or not at all: a temporary file beside it, then rename."""
+    target = Path(path)
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"{target}: can't write: the folder {folder} does not exist")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+    try:
+        # mkstemp makes the file private; give it the mode a plain open() would (or the old file's).
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = target.stat().st_mode & 0o7777 if target.exists() else 0o666 & ~umask
+        os.chmod(tmp, mode)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, target)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def render(comparisons, fmt: str, *, only_differences: bool = False, title: str | None = None, links=None) -> str:
+    """A report of comparisons in one format."""
+    from . import render as renderers
+    from .report import build
+
+    if fmt == "json":
+        return renderers.json_report(comparisons)
+    report = build(comparisons, title=title, only_differences=only_differences, links=links)
+    return renderers.markdown(report) if fmt == "md" else renderers.html(report)
+
+
+def _emit(text: str, output: str | None) -> None:
+    if output is None or output == "-":
+        click.echo(text, nl=False)
+    else:
+        try:
+            write_atomic(Path(output), text)
+        except OSError as exc:
+            raise InputError(f"{output}: can't write: {exc.strerror or exc}") from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.version_option(_version(), "--version", prog_name="loopcompare")
+def main() -> None:
+    """Settle Magic: The Gathering loops under every era's rules, side by side.
+
+    A scenario is a TOML file describing one loop (see the README, "Scenario files"), or the
+    name of a built-in scenario (see 'loopcompare scenarios').
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Compare under this ruleset (repeatable; default: all, in chronological order).")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
+@click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ.")
+def compare(paths, keys, fmt, output, only_differences) -> None:
+    """Compare how the rulesets settle each scenario, side by side."""
+    from .compare import compare as run
+
+    rulesets = _rulesets(keys)
+    comparisons = [run(s, rulesets) for s in _scenarios(paths)]
+    _emit(render(comparisons, fmt, only_differences=only_differences), output)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+def check(paths) -> None:
+    """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
+    from .compare import check as run_check
+    from .compare import compare as run
+
+    reg = _registry()
+    failed = 0
+    for sf in _scenarios(paths):
+        if not sf.expect:
+            click.echo(f"SKIP {sf.file}: no [expect] blocks")
+            continue
+        comparison = run(sf, [reg.get(k) for k in sf.expect])
+        problems = run_check(comparison)
+        fields = sum(len(f) for f in sf.expect.values())
+        if problems:
+            failed += 1
+            click.echo(f"FAIL {sf.file}")
+            for problem in problems:
+                click.echo(f"  {problem}")
+        else:
+            click.echo(f"ok   {sf.file}: {len(sf.expect)} rulesets, {fields} expectations")
+    if failed:
+        click.echo(f"{failed} scenario(s) failed their expectations", err=True)
+        sys.exit(1)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+def validate(paths) -> None:
+    """Validate scenario files; exit 2 on the first invalid one."""
+    for sf in _scenarios(paths):
+        click.echo(f"ok   {sf.file}: {sf.scenario.title}")
+
+
+@main.command("rulesets")
+def list_rulesets() -> None:
+    """List the rulesets: key, name, period in force, rules, source."""
+    from .render import md_table
+
+    rows = []
+    for r in _registry().rulesets:
+        start, end = r.in_force
+        source = r.sources[0].load().provenance
+        rows.append([r.key, r.name, start, end or "in force", f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0], source[-1] if source else ""])
+    click.echo(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
+
+
+@main.command()
+def scenarios() -> None:
+    """List the built-in scenarios (usable wherever a PATH is)."""
+    from .library import load_builtin, names
+    from .render import md_table
+
+    rows = []
+    for name in names():
+        sf = load_builtin(name)
+        rows.append([name, sf.scenario.title, ", ".join(sf.scenario.tags)])
+    click.echo(md_table(["name", "title", "tags"], rows))
+
+
+def gallery_files() -> dict[str, str]:
+    """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index."""
+    from rulesets.registry import BUILTIN
+
+    from .compare import compare as run
+    from .library import load_builtin, names
+
+    rulesets = _registry().select([k for k in BUILTIN])
+    comparisons = [run(load_builtin(n), rulesets) for n in names()]
+    files: dict[str, str] = {}
+    for c in comparisons:
+        for fmt in FORMATS:
+            files[f"{c.scenario.id}.{fmt}"] = render([c], fmt)
+    title = "loopcompare gallery: the built-in loops under every ruleset"
+    files["index.md"] = render(comparisons, "md", title=title, links=[f"{c.scenario.id}.md" for c in comparisons])
+    files["index.html"] = render(comparisons, "html", title=title, links=[f"{c.scenario.id}.html" for c in comparisons])
+    return dict(sorted(files.items()))
+
+
+@main.command()
+@click.option("--check", "check_only", is_flag=True, help="Don't write; exit 1 if the files in DIR are stale or missing.")
+@click.option("--dir", "folder", default="reports", show_default=True, type=click.Path(file_okay=False), help="The gallery folder.")
+def gallery(check_only, folder) -> None:
+    """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
+    files = gallery_files()
+    root = Path(folder)
+    if check_only:
+        stale = [name for name, text in files.items() if not (root / name).is_file() or (root / name).read_bytes() != text.encode("utf-8")]
+        for name in stale:
+            click.echo(f"stale: {root / name}")
+        if stale:
+            click.echo(f"{len(stale)} of {len(files)} gallery files are stale; run 'loopcompare gallery' to regenerate", err=True)
+            sys.exit(1)
+        click.echo(f"gallery is up to date: {len(files)} files in {root}")
+        return
+    if not root.is_dir():
+        try:
+            root.mkdir(parents=True)
+        except OSError as exc:
+            raise InputError(f"{root}: can't create the folder: {exc.strerror or exc}") from None
+    changed = 0
+    for name, text in files.items():
+        target = root / name
+        if not target.is_file() or target.read_bytes() != text.encode("utf-8"):
+            _emit(text, str(target))
+            changed += 1
+    click.echo(f"wrote {changed} of {len(files)} gallery files in {root}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

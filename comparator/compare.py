@@ -1,0 +1,113 @@
+"""Comparisons: one scenario settled under several rulesets, and where they differ."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from rulesets import COMPARED_FIELDS, Outcome, Ruleset
+
+from .loader import ScenarioFile
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A scenario, the rulesets it was settled under (in order), and their outcomes."""
+
+    scenario: ScenarioFile
+    rulesets: tuple[Ruleset, ...]
+    outcomes: Mapping[str, Outcome]
+
+    @property
+    def fields(self) -> tuple[str, ...]:
+        """Every compared field, with one ``state.NAME`` per tracked value (sorted by name)."""
+        out: list[str] = []
+        for name in COMPARED_FIELDS:
+            if name == "state":
+                out += [f"state.{k}" for k in sorted(self.scenario.scenario.state)]
+            else:
+                out.append(name)
+        return tuple(out)
+
+    def values(self, field: str) -> tuple[Any, ...]:
+        """The field's plain value under each ruleset, in column order."""
+        return tuple(self.outcomes[r.key].value(field) for r in self.rulesets)
+
+    @property
+    def differences(self) -> tuple[str, ...]:
+        """The fields whose values are not all the same (FORMAT.md ``differences``)."""
+        return tuple(f for f in self.fields if len({_hashable(v) for v in self.values(f)}) > 1)
+
+    def to_json(self) -> dict:
+        """FORMAT.md's comparison object."""
+        return {
+            "scenario": {"id": self.scenario.id, "title": self.scenario.scenario.title, "file": self.scenario.file},
+            "rulesets": [{"key": r.key, "name": r.name, "effective": r.effective} for r in self.rulesets],
+            "outcomes": {r.key: self.outcomes[r.key].to_json() for r in self.rulesets},
+            "differences": list(self.differences),
+        }
+
+
+def compare(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
+    """Settle one scenario under each ruleset."""
+    return Comparison(scenario, tuple(rulesets), {r.key: r.settle(scenario.scenario) for r in rulesets})
+
+
+def _hashable(value):
+    if isinstance(value, dict):
+        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    # Distinguish True from 1 so a boolean never equals an integer.
+    return (type(value).__name__, value)
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """One expectation that an outcome did not meet."""
+
+    scenario: str
+    ruleset: str
+    field: str
+    expected: Any
+    got: Any
+
+    def __str__(self) -> str:
+        return f"{self.scenario}: {self.ruleset}: {self.field}: expected {_show(self.expected)}, got {_show(self.got)}"
+
+
+def check(comparison: Comparison) -> list[Mismatch]:
+    """Every ``[expect]`` field the comparison's outcomes do not meet.
+
+    Only the fields given are checked; ``state`` checks the values it names; ``rules`` checks that
+    each listed rule is cited.
+    """
+    problems: list[Mismatch] = []
+    sf = comparison.scenario
+    for key, fields in sf.expect.items():
+        outcome = comparison.outcomes[key]
+        for name, want in fields.items():
+            if name == "state":
+                for value_name, value in want.items():
+                    got = outcome.value(f"state.{value_name}")
+                    if _hashable(got) != _hashable(value):
+                        problems.append(Mismatch(sf.file, key, f"state.{value_name}", value, got))
+            elif name == "rules":
+                missing = [r for r in want if r not in outcome.rules]
+                if missing:
+                    problems.append(Mismatch(sf.file, key, "rules", want, list(outcome.rules)))
+            else:
+                got = outcome.value(name)
+                if _hashable(got) != _hashable(want):
+                    problems.append(Mismatch(sf.file, key, name, want, got))
+    return problems
+
+
+def _show(value) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str):
+        return repr(value)
+    return str(value)

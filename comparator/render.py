@@ -1,0 +1,174 @@
+"""Renderers: markdown (tabulate pipe tables), HTML (jinja2) and JSON, all from the same model.
+
+Output is deterministic by construction: no timestamps, no paths, stable ordering, ``\\n`` line
+endings and exactly one final newline.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from contextlib import contextmanager
+from typing import Sequence
+
+from .compare import Comparison
+from .report import ComparisonView, Report
+
+DIFFERS = "\u2260"  # "≠", the mark of a differing row (with bold and, in HTML, a class)
+
+# --- markdown ------------------------------------------------------------------------------------
+
+# Characters with a meaning in CommonMark/GFM inline text or tables; escaped with a backslash
+# so user text renders as the characters typed and never as markup or raw HTML.
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|&~])")
+
+
+def md(text: str) -> str:
+    """Escape text for a markdown paragraph or table cell: inert, on one line."""
+    flat = " ".join(str(text).split())
+    flat = _MD_SPECIAL.sub(r"\\\1", flat)
+    # At the start of a line "#", "-", "+", "=" or "1." would make a heading or a list.
+    return re.sub(r"^([#=]|[-+](?=\s|$)|\d{1,9}(?=[.)](?:\s|$)))", r"\\\1", flat)
+
+
+class Raw(str):
+    """Markdown that the renderer wrote itself (already escaped): table cells keep it as is."""
+
+
+@contextmanager
+def _narrow_tabulate():
+    """tabulate measures wide characters only when wcwidth happens to be installed; measure by
+    code points always, so the same input gives the same bytes on every machine."""
+    import tabulate
+
+    saved = tabulate.WIDE_CHARS_MODE
+    tabulate.WIDE_CHARS_MODE = False
+    try:
+        yield tabulate.tabulate
+    finally:
+        tabulate.WIDE_CHARS_MODE = saved
+
+
+def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    """A GitHub pipe table; every cell escaped."""
+    with _narrow_tabulate() as tabulate:
+        return tabulate(
+            [[c if isinstance(c, Raw) else md(c) for c in row] for row in rows],
+            headers=[md(h) for h in headers],
+            tablefmt="pipe",
+            disable_numparse=True,
+            stralign="left",
+        )
+
+
+def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, anchor: bool) -> None:
+    h = "#" * level
+    sc = view.scenario
+    if anchor:
+        out.append(f'<a id="{sc.anchor}"></a>\n')
+    out.append(f"{h} {md(sc.title)}\n")
+    if sc.description:
+        out.append(md(sc.description) + "\n")
+    facts = [f"*Scenario:* `{sc.id}` ({md(sc.file)})"]
+    if sc.source:
+        facts.append(f"*Source:* {md(sc.source)}")
+    if sc.tags:
+        facts.append("*Tags:* " + ", ".join(md(t) for t in sc.tags))
+    out.append("  \n".join(facts) + "\n")
+
+    out.append(f"{h}# The loop\n")
+    out.append(f"**Players, in turn order:** {md(sc.players)}\n")
+    out.append(md_table(["#", "By", "Does", "Kind", "Effect"], [[str(s.number), s.by, s.does, s.kind, s.effect] for s in sc.steps]) + "\n")
+    lines = []
+    if sc.state:
+        lines.append("**Starting state:** " + ", ".join(f"{md(k)} = {md(v)}" for k, v in sc.state))
+    lines.append("**Intents:** " + "; ".join(f"{md(p)}: {md(i)}" for p, i in sc.intents))
+    if sc.breakers:
+        lines.append("**Could break the loop:** " + "; ".join(f"{md(p)}: {md(d)}" for p, d in sc.breakers))
+    for flag in sc.loop:
+        lines.append(md(flag))
+    out.append("  \n".join(lines) + "\n")
+
+    out.append(f"{h}# Outcomes side by side\n")
+    if view.agree:
+        out.append("Every ruleset gives the same outcome.\n")
+    else:
+        out.append(f"Rows marked **{DIFFERS}** differ between the rulesets: " + ", ".join(f"`{d}`" for d in view.differences) + ".\n")
+    if view.rows:
+        headers = ["Outcome"] + [c.name for c in view.columns]
+        rows = []
+        for row in view.rows:
+            label = Raw(f"**{DIFFERS} {md(row.label)}**") if row.differs else row.label
+            rows.append([label] + list(row.cells))
+        out.append(md_table(headers, rows) + "\n")
+
+    out.append(f"{h}# How each ruleset settles it\n")
+    for section in view.sections:
+        out.append(f"{h}## {md(section.name)}: {section.result}\n")
+        out.append(f"*{md(section.document)}, text of {md(section.effective)}.*\n")
+        out.append("\n".join(f"{i}. {md(line)}" for i, line in enumerate(section.transcript, 1)) + "\n")
+        if section.notes:
+            out.append("**Notes (where the text is silent or ambiguous):**\n")
+            out.append("\n".join(f"- {md(n)}" for n in section.notes) + "\n")
+        if section.quotes:
+            out.append("**Rules quoted:**\n")
+            for key, paragraphs in section.quotes:
+                body = "\n>\n".join(f"> {md(p)}" for p in paragraphs)
+                out.append(f"> **{md(key)}**\n>\n{body}\n")
+
+
+def markdown(report: Report) -> str:
+    """The report as GitHub-flavoured markdown."""
+    out: list[str] = [f"# {md(report.title)}\n"]
+    if report.several:
+        out.append("## Contents\n")
+        out.append("\n".join(f"- [{md(s.title)}]({s.link})" for s in report.summary) + "\n")
+        out.append("## Summary\n")
+        out.append(f"Each cell: result \u00d7 iterations (+ steps), who deviates, and the state at the cut. **{DIFFERS}** marks the loops the rulesets disagree on.\n")
+        headers = ["Loop"] + [c.name for c in report.columns] + [DIFFERS]
+        rows = [[Raw(f"[{md(s.title)}]({s.link})")] + list(s.cells) + [DIFFERS if s.differs else ""] for s in report.summary]
+        out.append(md_table(headers, rows) + "\n")
+        for view in report.comparisons:
+            _markdown_comparison(view, 2, out, anchor=True)
+    else:
+        view = report.comparisons[0]
+        out = []
+        _markdown_comparison(view, 1, out, anchor=False)
+    return _finish("\n".join(out))
+
+
+def _finish(text: str) -> str:
+    """``\\n`` line endings, no trailing spaces except markdown line breaks, one final newline."""
+    lines = [line.rstrip() if not line.endswith("  ") or not line.strip() else line for line in text.split("\n")]
+    return "\n".join(lines).rstrip("\n") + "\n"
+
+
+# --- HTML ------------------------------------------------------------------------------------------
+
+
+def html(report: Report) -> str:
+    """The report as one self-contained HTML page (inline CSS, no scripts, no network)."""
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    env = Environment(
+        loader=PackageLoader("comparator", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    from importlib import resources
+
+    css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
+    page = env.get_template("report.html.j2").render(report=report, css=css, differs=DIFFERS)
+    return _finish(page)
+
+
+# --- JSON ------------------------------------------------------------------------------------------
+
+
+def json_report(comparisons: Sequence[Comparison]) -> str:
+    """FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
+    doc = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -1,0 +1,330 @@
+"""The report view-model: plain frozen dataclasses built from comparisons.
+
+Every output format (markdown, HTML) reads this model and only formats it, so the formats never
+disagree about what a report says.  All text here is plain (unescaped); each renderer escapes
+for its own format.  Nothing here depends on time, paths or hash order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from rulesets import UNBOUNDED, Result
+
+from .compare import Comparison
+
+FIELD_LABELS = {
+    "result": "Result",
+    "iterations": "Iterations",
+    "steps": "Steps into the next iteration",
+    "deviates": "Deviates",
+    "last_action": "Last action (the last word)",
+    "judge": "Judge may be needed",
+    "rules": "Rules applied",
+}
+
+
+@dataclass(frozen=True)
+class Column:
+    """A ruleset as a column of the outcome table."""
+
+    key: str
+    name: str
+    document: str
+    effective: str
+    in_force: str
+
+
+@dataclass(frozen=True)
+class Row:
+    """One outcome field across the rulesets; ``differs`` marks the rows that disagree."""
+
+    field: str
+    label: str
+    cells: tuple[str, ...]
+    differs: bool
+    compared: bool = True
+
+
+@dataclass(frozen=True)
+class StepView:
+    """One step of the loop, as the scenario table shows it."""
+
+    number: int
+    by: str
+    does: str
+    kind: str
+    effect: str
+
+
+@dataclass(frozen=True)
+class ScenarioView:
+    """A scenario as a reader needs it: who, what, and what each player means to do."""
+
+    id: str
+    anchor: str
+    file: str
+    title: str
+    description: str
+    source: str
+    tags: tuple[str, ...]
+    players: str
+    steps: tuple[StepView, ...]
+    state: tuple[tuple[str, str], ...]
+    intents: tuple[tuple[str, str], ...]
+    breakers: tuple[tuple[str, str], ...]
+    loop: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Section:
+    """How one ruleset settled the scenario: transcript, notes, and the rules quoted."""
+
+    key: str
+    anchor: str
+    name: str
+    document: str
+    effective: str
+    result: str
+    transcript: tuple[str, ...]
+    notes: tuple[str, ...]
+    quotes: tuple[tuple[str, tuple[str, ...]], ...]
+
+
+@dataclass(frozen=True)
+class ComparisonView:
+    """One scenario's side-by-side comparison."""
+
+    scenario: ScenarioView
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+    sections: tuple[Section, ...]
+    differences: tuple[str, ...]
+
+    @property
+    def agree(self) -> bool:
+        """True when every ruleset gives the same outcome."""
+        return not self.differences
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """A scenario in the summary matrix of a report on several scenarios."""
+
+    id: str
+    anchor: str
+    title: str
+    link: str
+    cells: tuple[str, ...]
+    differs: bool
+
+
+@dataclass(frozen=True)
+class Report:
+    """A whole report: one comparison, or several with an index and a summary matrix."""
+
+    title: str
+    comparisons: tuple[ComparisonView, ...]
+    columns: tuple[Column, ...]
+    summary: tuple[SummaryRow, ...]
+    only_differences: bool
+
+    @property
+    def several(self) -> bool:
+        """True when the report has more than one scenario (and so an index and a summary)."""
+        return len(self.comparisons) > 1 or not self.comparisons
+
+
+# --- formatting plain values ----------------------------------------------------------------------
+
+
+def show(value: Any) -> str:
+    """A value as report cells show it: numbers with thousands separators, none as a dash."""
+    if value is None:
+        return "\u2014"
+    if value is UNBOUNDED or value == "unbounded":
+        return "unbounded"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {show(v)}" for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return ", ".join(show(v) for v in value)
+    return str(value)
+
+
+def in_force(ruleset) -> str:
+    """A ruleset's period in force, in words."""
+    start, end = ruleset.in_force
+    return f"{start} to {end}" if end else f"since {start}"
+
+
+def columns(rulesets) -> tuple[Column, ...]:
+    """The rulesets as table columns."""
+    return tuple(Column(r.key, r.name, r.document, r.effective, in_force(r)) for r in rulesets)
+
+
+# --- building the model ------------------------------------------------------------------------------
+
+
+def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
+    """The scenario part of a comparison."""
+    sf = comparison.scenario
+    sc = sf.scenario
+    players = ", ".join(f"{p} (active)" if p == sc.active else p for p in sc.players)
+    steps = tuple(
+        StepView(i + 1, s.by, s.does, _kind(s), _effect(s)) for i, s in enumerate(sc.steps)
+    )
+    state = tuple((k, show(sc.state[k])) for k in sorted(sc.state))
+    intents = tuple(
+        (p, sc.intent(p).describe() + ("" if p in sc.intents else " (not given)")) for p in sc.players
+    )
+    breakers = tuple((b.by, b.does) for b in sc.breakers)
+    return ScenarioView(
+        id=sf.id,
+        anchor=anchor,
+        file=sf.file,
+        title=sc.title,
+        description=sc.description,
+        source=sc.source,
+        tags=sc.tags,
+        players=players,
+        steps=steps,
+        state=state,
+        intents=intents,
+        breakers=breakers,
+        loop=_loop(sc.loop),
+    )
+
+
+def _kind(step) -> str:
+    parts = ["optional" if step.optional else "mandatory"]
+    parts += [name for name in ("choice", "hidden", "random", "conditional") if getattr(step, name)]
+    return ", ".join(parts)
+
+
+def _effect(step) -> str:
+    parts = [f"{k} = {show(v)}" for k, v in step.set.items()]
+    parts += [f"{k} {_sign(v)} {abs(v):,}" for k, v in step.add.items()]
+    if step.unless:
+        parts.append(f"unless {step.unless.by} {step.unless.does}")
+    return "; ".join(parts) or "\u2014"
+
+
+def _sign(delta: int) -> str:
+    return "+" if delta >= 0 else "\u2212"
+
+
+def _loop(flags) -> tuple[str, ...]:
+    out = []
+    if flags.independent:
+        out.append("The involved players' actions are independent of one another.")
+    if flags.spans_turns:
+        change = "with" if flags.meaningful_change else "without"
+        out.append(f"The loop continues across turns, {change} a meaningful change to the game state.")
+    elif flags.meaningful_change:
+        out.append("The game state changes meaningfully (relevant only across turns).")
+    if flags.shortcut_before:
+        out.append("This loop was shortcut before, and the game has not changed in a relevant way since.")
+    if flags.ends_when:
+        sign = "\u2264" if flags.ends_when.at_most else "\u2265"
+        end = f"The loop ends by itself when {flags.ends_when.value} {sign} {flags.ends_when.bound:,}"
+        out.append(end + (f": {flags.ends_with}." if flags.ends_with else "."))
+    return tuple(out)
+
+
+def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bool = False) -> ComparisonView:
+    """The view of one comparison."""
+    differences = comparison.differences
+    rows = []
+    for name in comparison.fields:
+        differs = name in differences
+        if only_differences and not differs:
+            continue
+        label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
+        rows.append(Row(name, label, tuple(show(v) for v in comparison.values(name)), differs))
+    if not only_differences:
+        cells = tuple(show(list(comparison.outcomes[r.key].rules)) for r in comparison.rulesets)
+        rows.append(Row("rules", FIELD_LABELS["rules"], cells, False, compared=False))
+    sections = []
+    for r in comparison.rulesets:
+        out = comparison.outcomes[r.key]
+        quotes = tuple((key, tuple(text.split("\n"))) for key, text in out.quotes)
+        sections.append(
+            Section(
+                key=r.key,
+                anchor=f"{anchor}-{r.key}",
+                name=r.name,
+                document=r.document,
+                effective=r.effective,
+                result=out.result.value,
+                transcript=out.transcript,
+                notes=out.notes,
+                quotes=quotes,
+            )
+        )
+    return ComparisonView(scenario_view(comparison, anchor), columns(comparison.rulesets), tuple(rows), tuple(sections), differences)
+
+
+def summary_cell(comparison: Comparison, key: str) -> str:
+    """A scenario's outcome under one ruleset in a few words: result, iterations, state."""
+    out = comparison.outcomes[key]
+    text = out.result.value
+    if out.result in (Result.SHORTCUT, Result.ENDS):
+        text += f" \u00d7 {show(out.value('iterations'))}"
+        if out.steps:
+            text += f" + {out.steps}"
+    if out.deviates:
+        text += f", {out.deviates} deviates"
+    if out.judge:
+        text += ", judge"
+    state = "; ".join(f"{k} {show(out.value('state.' + k))}" for k in sorted(out.state))
+    return f"{text} ({state})" if state else text
+
+
+def anchors(comparisons: Sequence[Comparison]) -> list[str]:
+    """A unique, stable anchor for each comparison (``scenario-ID``, numbered when repeated)."""
+    seen: dict[str, int] = {}
+    out = []
+    for c in comparisons:
+        base = "scenario-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in c.scenario.id)
+        seen[base] = seen.get(base, 0) + 1
+        out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
+    return out
+
+
+def build(
+    comparisons: Sequence[Comparison],
+    *,
+    title: str | None = None,
+    only_differences: bool = False,
+    links: Sequence[str] | None = None,
+) -> Report:
+    """The report of one or several comparisons.
+
+    ``links`` gives, per comparison, where its summary row links to (default: its own section).
+    """
+    names = anchors(comparisons)
+    views = tuple(comparison_view(c, a, only_differences=only_differences) for c, a in zip(comparisons, names))
+    all_rulesets: list = []
+    for c in comparisons:
+        for r in c.rulesets:
+            if r not in all_rulesets:
+                all_rulesets.append(r)
+    summary = tuple(
+        SummaryRow(
+            id=c.scenario.id,
+            anchor=a,
+            title=c.scenario.scenario.title,
+            link=(links[i] if links else f"#{a}"),
+            cells=tuple(summary_cell(c, r.key) if r.key in c.outcomes else "\u2014" for r in all_rulesets),
+            differs=bool(c.differences),
+        )
+        for i, (c, a) in enumerate(zip(comparisons, names))
+    )
+    if title is None:
+        title = comparisons[0].scenario.scenario.title if len(comparisons) == 1 else f"{len(comparisons)} loops compared"
+    return Report(title, views, columns(all_rulesets), summary, only_differences)
