@@ -139,8 +139,12 @@ class Report:
 # --- formatting plain values ----------------------------------------------------------------------
 
 
-def show(value: Any) -> str:
-    """A value as report cells show it: numbers with thousands separators, none as a dash."""
+def show(value: Any, *, compact: bool = False) -> str:
+    """A value as report cells show it: numbers with thousands separators, none as a dash.
+
+    Powers of ten from 10^15 on are written 10^N (exactly); with ``compact``, other numbers that
+    large are rounded (≈1.23×10^99) so summary cells stay readable.  JSON always has every digit.
+    """
     if value is None:
         return "\u2014"
     if value is UNBOUNDED or value == "unbounded":
@@ -148,12 +152,24 @@ def show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        return f"{value:,}"
+        return _number(value, compact)
     if isinstance(value, dict):
-        return ", ".join(f"{k}: {show(v)}" for k, v in value.items())
+        return ", ".join(f"{k}: {show(v, compact=compact)}" for k, v in value.items())
     if isinstance(value, (list, tuple)):
-        return ", ".join(show(v) for v in value)
+        return ", ".join(show(v, compact=compact) for v in value)
     return str(value)
+
+
+def _number(value: int, compact: bool) -> str:
+    digits = str(abs(value))
+    sign = "\u2212" if value < 0 else ""
+    if len(digits) <= 15:
+        return f"{value:,}".replace("-", "\u2212")
+    if digits.rstrip("0") == "1":
+        return f"{sign}10^{len(digits) - 1}"
+    if compact:
+        return f"{sign}\u2248{digits[0]}.{digits[1:3]}\u00d710^{len(digits) - 1}"
+    return f"{value:,}".replace("-", "\u2212")
 
 
 def in_force(ruleset) -> str:
@@ -274,14 +290,14 @@ def summary_cell(comparison: Comparison, key: str) -> str:
     out = comparison.outcomes[key]
     text = out.result.value
     if out.result in (Result.SHORTCUT, Result.ENDS):
-        text += f" \u00d7 {show(out.value('iterations'))}"
+        text += f" \u00d7 {show(out.value('iterations'), compact=True)}"
         if out.steps:
             text += f" + {out.steps}"
     if out.deviates:
         text += f", {out.deviates} deviates"
     if out.judge:
         text += ", judge"
-    state = "; ".join(f"{k} {show(out.value('state.' + k))}" for k in sorted(out.state))
+    state = "; ".join(f"{k} {show(out.value('state.' + k), compact=True)}" for k in sorted(out.state))
     return f"{text} ({state})" if state else text
 
 

@@ -1,0 +1,103 @@
+"""Golden reports: the committed gallery in reports/ is pinned byte for byte.
+
+To regenerate after an intended change: ``pytest --regen-all`` (or ``loopcompare gallery``),
+then read ``git diff reports/`` before committing.  A failing comparison leaves the actual
+output next to the gold file as ``NAME.obtained``.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from pathlib import Path
+
+import pytest
+
+from comparator.cli import gallery_files
+
+from conftest import ROOT
+
+REPORTS = ROOT / "reports"
+FILES = gallery_files()
+
+
+def _same_bytes(obtained: Path, expected: Path) -> None:
+    got, want = obtained.read_bytes(), expected.read_bytes()
+    if got == want:
+        obtained.unlink()  # only a failure leaves the actual output behind
+        return
+    diff = "".join(
+        difflib.unified_diff(
+            want.decode("utf-8", "replace").splitlines(keepends=True),
+            got.decode("utf-8", "replace").splitlines(keepends=True),
+            fromfile=str(expected),
+            tofile=str(obtained),
+            n=2,
+        )
+    )
+    raise AssertionError(
+        f"{expected.name} differs from the rendered report (actual output left in {obtained}).\n"
+        "If the change is intended: pytest --regen-all, then read git diff reports/.\n" + diff[:6000]
+    )
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_gallery_file_matches_gold(name, file_regression):
+    gold = REPORTS / name
+    file_regression.check(
+        FILES[name].encode("utf-8"),
+        binary=True,
+        fullpath=gold,
+        obtained_filename=gold.with_name(gold.name + ".obtained"),
+        check_fn=_same_bytes,
+    )
+
+
+def test_gallery_has_no_stray_reports():
+    # A report left behind by a renamed scenario would go stale silently.
+    stray = sorted(
+        p.name for p in REPORTS.iterdir() if p.suffix in {".md", ".html", ".json"} and p.name not in FILES
+    )
+    assert not stray
+
+
+# Targeted checks, so a failure names what matters rather than only "bytes differ".
+
+
+def test_flying_relents_markdown_marks_the_differing_rows():
+    text = FILES["flying-relents.md"]
+    assert "| **≠ Iterations**" in text
+    assert "| **≠ State: flying**" in text
+    assert "| Result " in text  # the same under every ruleset: not marked
+    header = next(line for line in text.splitlines() if line.startswith("| Outcome"))
+    for name in ("CR 421 (2004)", "CR 421 (2008)", "CR 729 (2024)", "MTR 4.4 (current)"):
+        assert name in header
+
+
+def test_reports_quote_the_rules_they_cite():
+    text = FILES["flying-relents.md"]
+    assert "> **729.3**" in text
+    assert "Sometimes a loop can be fragmented" in text
+
+
+def test_html_reports_are_self_contained():
+    for name, text in FILES.items():
+        if name.endswith(".html"):
+            assert "<script" not in text
+            assert "http://" not in text and "https://" not in text, name
+            assert text.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
+
+
+def test_json_reports_follow_the_format():
+    doc = json.loads(FILES["gond-googol.json"])
+    assert doc["format"] == "loopcompare/1"
+    outcome = doc["comparisons"][0]["outcomes"]["cr-2004"]
+    assert outcome["iterations"] == 10**100
+    assert list(outcome) == ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript"]
+
+
+def test_index_links_every_scenario():
+    index = FILES["index.md"]
+    for name in FILES:
+        if name.endswith(".md") and name != "index.md":
+            assert f"]({name})" in index
