@@ -173,35 +173,40 @@ class Cr2004(Ruleset):
 
     def last_word_point(self, ctx: Settlement, involved, number: Count, deviator: str) -> CutPoint:
         """The first choice point of ``deviator`` after ``number`` iterations at which another
-        involved player's loop action was the last one performed ("the last word")."""
+        involved player's loop action was the last one performed ("the last word").
+
+        Looking back from a candidate point, the last step at which any involved player made a
+        loop choice must include someone other than the deviator.  Such a point exists within two
+        iterations whenever another involved player has a choice, so the scan is bounded.
+        """
         facts = ctx.facts
         size = facts.size
-        owner = {}
+        choosers: dict[int, set[str]] = {}
         for p in involved:
             for i in self.choice_steps(ctx, p):
-                owner.setdefault(i, p)
+                choosers.setdefault(i, set()).add(p)
         base = 2 if number is UNBOUNDED else number
         for offset in range(2 * size):
             position = base * size + offset
             k = position % size
-            if owner.get(k) != deviator:
+            if deviator not in choosers.get(k, ()):
                 continue
-            previous = self._previous_choice(owner, position, size)
-            if previous is not None and previous != deviator:
+            previous = self._previous_choosers(choosers, position, size)
+            if previous - {deviator}:
                 n = UNBOUNDED if number is UNBOUNDED else position // size
                 return CutPoint(n, k)
         raise AssertionError("a dependent loop always gives some player the last word")
 
     @staticmethod
-    def _previous_choice(owner: dict, position: int, size: int) -> str | None:
-        """Who made the last loop choice performed before ``position``, if anyone."""
+    def _previous_choosers(choosers: dict, position: int, size: int) -> set[str]:
+        """Who made the last loop choice performed before ``position`` (nobody at the start)."""
         for back in range(1, size + 1):
             p = position - back
             if p < 0:
-                return None
-            if p % size in owner:
-                return owner[p % size]
-        return None
+                return set()
+            if p % size in choosers:
+                return choosers[p % size]
+        return set()
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """421.5 (2004): the active player names; the nonactive player agrees or goes higher."""
