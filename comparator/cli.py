@@ -127,7 +127,7 @@ def main() -> None:
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Compare under this ruleset (repeatable; default: all, in chronological order).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
-@click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ.")
+@click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
 def compare(paths, keys, fmt, output, only_differences) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
@@ -145,11 +145,12 @@ def check(paths) -> None:
     from .compare import compare as run
 
     reg = _registry()
-    failed = 0
+    failed = checked = 0
     for sf in _scenarios(paths):
         if not sf.expect:
             click.echo(f"SKIP {sf.file}: no [expect] blocks")
             continue
+        checked += 1
         comparison = run(sf, [reg.get(k) for k in sf.expect])
         problems = run_check(comparison)
         fields = sum(len(f) for f in sf.expect.values())
@@ -163,14 +164,25 @@ def check(paths) -> None:
     if failed:
         click.echo(f"{failed} scenario(s) failed their expectations", err=True)
         sys.exit(1)
+    if not checked:
+        click.echo("nothing was checked: no scenario has [expect] blocks", err=True)
+        sys.exit(1)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 def validate(paths) -> None:
-    """Validate scenario files; exit 2 on the first invalid one."""
-    for sf in _scenarios(paths):
-        click.echo(f"ok   {sf.file}: {sf.scenario.title}")
+    """Validate scenario files; exit 2 if any is invalid (each error is reported)."""
+    bad = 0
+    for path in paths:
+        try:
+            for sf in _scenarios([path]):
+                click.echo(f"ok   {sf.file}: {sf.scenario.title}")
+        except InputError as exc:
+            bad += 1
+            click.echo(f"Error: {exc.format_message()}", err=True)
+    if bad:
+        raise InputError(f"{bad} of {len(paths)} path(s) failed validation")
 
 
 @main.command("rulesets")
@@ -181,8 +193,8 @@ def list_rulesets() -> None:
     rows = []
     for r in _registry().rulesets:
         start, end = r.in_force
-        source = r.sources[0].load().provenance
-        rows.append([r.key, r.name, start, end or "in force", f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0], source[-1] if source else ""])
+        rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
+        rows.append([r.key, r.name, start, end or "in force", rules, r.citation])
     click.echo(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
 
 
@@ -229,6 +241,11 @@ def gallery(check_only, folder) -> None:
         stale = [name for name, text in files.items() if not (root / name).is_file() or (root / name).read_bytes() != text.encode("utf-8")]
         for name in stale:
             click.echo(f"stale: {root / name}")
+        if root.is_dir():
+            extra = sorted(p.name for p in root.iterdir() if p.suffix in {".md", ".html", ".json"} and p.name not in files)
+            for name in extra:
+                click.echo(f"not part of the gallery (delete it?): {root / name}")
+            stale += extra
         if stale:
             click.echo(f"{len(stale)} of {len(files)} gallery files are stale; run 'loopcompare gallery' to regenerate", err=True)
             sys.exit(1)

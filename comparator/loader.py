@@ -105,11 +105,10 @@ class _Parser:
 
     # --- small checks -------------------------------------------------------------------------
 
-    def keys(self, table: Mapping, allowed: set[str], where: str) -> None:
+    def keys(self, table: Mapping, allowed: set[str], section: str, prefix: str = "") -> None:
         unknown = sorted(set(table) - allowed)
         if unknown:
-            label = f"{where}: " if where else ""
-            self.fail(f"{label}'{unknown[0]}'", f"unknown key; expected one of {', '.join(sorted(allowed))}")
+            self.fail(_at(section, f"{prefix}.{unknown[0]}" if prefix else unknown[0]), f"unknown key; expected one of {', '.join(sorted(allowed))}")
 
     def text(self, value, where: str, *, required: bool = True) -> str:
         if not isinstance(value, str):
@@ -130,9 +129,9 @@ class _Parser:
             self.fail(where, f"expected a table, got {_kind(value)}")
         return value
 
-    def count(self, value, where: str) -> int:
-        if isinstance(value, str) and value.strip().lower() in _INFINITE_WORDS or isinstance(value, float) and value != value or value in (float("inf"),):
-            self.fail(where, f"{value!r} is not a number: there is no infinity in Magic; use \"never\" or a finite number")
+    def count(self, value, where: str, *, hint: str = 'use "never" or a finite number') -> int:
+        if isinstance(value, str) and value.strip().lower() in _INFINITE_WORDS or isinstance(value, float) and value in (float("inf"), float("-inf")):
+            self.fail(where, f"{value!r} is not a number: there is no infinity in Magic; {hint}")
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(where, f"expected a whole number, got {_kind(value)}")
         if value < 0:
@@ -150,8 +149,8 @@ class _Parser:
 
     def document(self, doc: Mapping[str, Any], scenario_id: str, file: str) -> ScenarioFile:
         self.keys(doc, _TOP_KEYS, "")
-        if "format" in doc and (doc["format"] != 1 or isinstance(doc["format"], bool)):
-            self.fail("'format'", f"unsupported format {doc['format']!r}; 1 is the only version")
+        if "format" in doc and (type(doc["format"]) is not int or doc["format"] != 1):
+            self.fail("'format'", f"unsupported format ({_kind(doc['format'])}); 1 is the only version")
         if "title" not in doc:
             self.fail("'title'", "is required")
         title = self.text(doc["title"], "'title'")
@@ -196,15 +195,19 @@ class _Parser:
             self.fail("'players'", f"has {len(raw)} players; at most {MAX_PLAYERS} are supported")
         names = tuple(self.text(p, f"'players' item {i + 1}") for i, p in enumerate(raw))
         for i, p in enumerate(names):
-            if p in names[:i]:
-                self.fail(f"'players' item {i + 1}", f"{p!r} appears twice; names must be distinct")
+            if p != p.strip():
+                self.fail(f"'players' item {i + 1}", f"{p!r} has leading or trailing spaces")
+            same = [q for q in names[:i] if q.casefold() == p.casefold()]
+            if same:
+                how = "appears twice" if same[0] == p else f"differs from {same[0]!r} only by case"
+                self.fail(f"'players' item {i + 1}", f"{p!r} {how}; names must be distinct")
         return names
 
     def state(self, raw) -> dict[str, bool | int]:
-        table = self.table(raw, "[state]")
+        table = self.table(raw, "'state'")
         out: dict[str, bool | int] = {}
         for key, value in table.items():
-            where = f"[state] '{key}'"
+            where = _at("[state]", key)
             if isinstance(value, bool):
                 out[key] = value
             elif isinstance(value, int):
@@ -229,27 +232,27 @@ class _Parser:
         self.keys(table, _STEP_KEYS, where)
         for key in ("by", "does"):
             if key not in table:
-                self.fail(f"{where}: '{key}'", "is required")
-        by = self.player(table["by"], players, f"{where}: 'by'")
-        does = self.text(table["does"], f"{where}: 'does'")
-        flags = {k: self.flag(table[k], f"{where}: '{k}'") for k in ("optional", "choice", "hidden", "random", "conditional") if k in table}
-        assigns = self.effects(table.get("set", {}), state, f"{where}: 'set'", add=False)
-        adds = self.effects(table.get("add", {}), state, f"{where}: 'add'", add=True)
+                self.fail(_at(where, key), "is required")
+        by = self.player(table["by"], players, _at(where, "by"))
+        does = self.text(table["does"], _at(where, "does"))
+        flags = {k: self.flag(table[k], _at(where, k)) for k in ("optional", "choice", "hidden", "random", "conditional") if k in table}
+        assigns = self.effects(table.get("set", {}), state, where, "set", add=False)
+        adds = self.effects(table.get("add", {}), state, where, "add", add=True)
         unless = None
         if "unless" in table:
-            u = self.table(table["unless"], f"{where}: 'unless'")
-            self.keys(u, {"by", "does"}, f"{where}: 'unless'")
+            u = self.table(table["unless"], _at(where, "unless"))
+            self.keys(u, {"by", "does"}, where, "unless")
             for key in ("by", "does"):
                 if key not in u:
-                    self.fail(f"{where}: 'unless.{key}'", "is required")
-            unless = Unless(self.player(u["by"], players, f"{where}: 'unless.by'"), self.text(u["does"], f"{where}: 'unless.does'"))
+                    self.fail(_at(where, f"unless.{key}"), "is required")
+            unless = Unless(self.player(u["by"], players, _at(where, "unless.by")), self.text(u["does"], _at(where, "unless.does")))
         return Step(by=by, does=does, set=assigns, add=adds, unless=unless, **flags)
 
-    def effects(self, raw, state, where: str, *, add: bool) -> dict:
-        table = self.table(raw, where)
+    def effects(self, raw, state, section: str, name: str, *, add: bool) -> dict:
+        table = self.table(raw, _at(section, name))
         out = {}
         for key, value in table.items():
-            here = f"{where}.{key}"
+            here = _at(section, f"{name}.{key}")
             if key not in state:
                 declared = ", ".join(state) or "none"
                 self.fail(here, f"{key!r} is not declared in [state] (declared: {declared})")
@@ -266,33 +269,33 @@ class _Parser:
         return out
 
     def loop(self, raw, state) -> LoopFlags:
-        table = self.table(raw, "[loop]")
+        table = self.table(raw, "'loop'")
         self.keys(table, _LOOP_KEYS, "[loop]")
-        flags = {k: self.flag(table[k], f"[loop] '{k}'") for k in ("independent", "spans_turns", "meaningful_change", "shortcut_before") if k in table}
+        flags = {k: self.flag(table[k], _at("[loop]", k)) for k in ("independent", "spans_turns", "meaningful_change", "shortcut_before") if k in table}
         ends = None
         if "ends_when" in table:
-            where = "[loop] 'ends_when'"
+            where = _at("[loop]", "ends_when")
             e = self.table(table["ends_when"], where)
-            self.keys(e, {"value", "at_most", "at_least"}, where)
+            self.keys(e, {"value", "at_most", "at_least"}, "[loop]", "ends_when")
             if "value" not in e:
-                self.fail(f"{where}.value", "is required: the name of an integer in [state]")
+                self.fail(_at("[loop]", "ends_when.value"), "is required: the name of an integer in [state]")
             value = e["value"]
             if not isinstance(value, str) or value not in state:
-                self.fail(f"{where}.value", f"{value!r} is not declared in [state]")
+                self.fail(_at("[loop]", "ends_when.value"), f"{value!r} is not declared in [state]")
             if isinstance(state[value], bool):
-                self.fail(f"{where}.value", f"{value!r} is a boolean; ends_when needs an integer")
+                self.fail(_at("[loop]", "ends_when.value"), f"{value!r} is a boolean; ends_when needs an integer")
             bounds = [k for k in ("at_most", "at_least") if k in e]
             if len(bounds) != 1:
                 self.fail(where, "needs exactly one of 'at_most' or 'at_least'")
             bound = e[bounds[0]]
             if isinstance(bound, bool) or not isinstance(bound, int):
-                self.fail(f"{where}.{bounds[0]}", f"expected a whole number, got {_kind(bound)}")
+                self.fail(_at("[loop]", f"ends_when.{bounds[0]}"), f"expected a whole number, got {_kind(bound)}")
             ends = EndsWhen(value, bound, bounds[0] == "at_most")
         ends_with = None
         if "ends_with" in table:
-            ends_with = self.text(table["ends_with"], "[loop] 'ends_with'")
+            ends_with = self.text(table["ends_with"], _at("[loop]", "ends_with"))
             if ends is None:
-                self.fail("[loop] 'ends_with'", "describes how the loop ends, so it needs 'ends_when' too")
+                self.fail(_at("[loop]", "ends_with"), "describes how the loop ends, so it needs 'ends_when' too")
         return LoopFlags(ends_when=ends, ends_with=ends_with, **flags)
 
     def breakers(self, raw, players) -> tuple[Breaker, ...]:
@@ -305,28 +308,28 @@ class _Parser:
             self.keys(t, {"by", "does"}, where)
             for key in ("by", "does"):
                 if key not in t:
-                    self.fail(f"{where}: '{key}'", "is required")
-            out.append(Breaker(self.player(t["by"], players, f"{where}: 'by'"), self.text(t["does"], f"{where}: 'does'")))
+                    self.fail(_at(where, key), "is required")
+            out.append(Breaker(self.player(t["by"], players, _at(where, "by")), self.text(t["does"], _at(where, "does"))))
         return tuple(out)
 
     def intents(self, raw, players, size: int) -> dict[str, Intent]:
-        table = self.table(raw, "[intent]")
+        table = self.table(raw, "'intent'")
         out = {}
         for name, value in table.items():
-            where = f"[intent] '{name}'"
+            where = _at("[intent]", name)
             if name not in players:
                 self.fail(where, f"{name!r} is not one of the players ({', '.join(players)})")
             if value == "never":
                 out[name] = Intent()
             elif isinstance(value, dict):
-                self.keys(value, {"after", "step"}, where)
+                self.keys(value, {"after", "step"}, "[intent]", name)
                 for key in ("after", "step"):
                     if key not in value:
-                        self.fail(f"{where}.{key}", "is required in a {after, step} intent")
-                after = self.count(value["after"], f"{where}.after")
-                step = self.count(value["step"], f"{where}.step")
+                        self.fail(_at("[intent]", f"{name}.{key}"), "is required in an {after, step} intent")
+                after = self.count(value["after"], _at("[intent]", f"{name}.after"))
+                step = self.count(value["step"], _at("[intent]", f"{name}.step"))
                 if step >= size:
-                    self.fail(f"{where}.step", f"must be less than the number of steps ({size}), got {step}")
+                    self.fail(_at("[intent]", f"{name}.step"), f"must be less than the number of steps ({size}), got {step}")
                 out[name] = Intent(after, step)
             elif isinstance(value, str) and value.strip().lower() not in _INFINITE_WORDS:
                 self.fail(where, f"expected \"never\", a whole number or {{after, step}}, got {value!r}")
@@ -335,8 +338,9 @@ class _Parser:
         return out
 
     def expectations(self, raw, scenario: Scenario) -> dict[str, dict[str, Any]]:
-        table = self.table(raw, "[expect]")
+        table = self.table(raw, "'expect'")
         out: dict[str, dict[str, Any]] = {}
+        named: dict[str, str] = {}
         reg = registry()
         for key, fields in table.items():
             where = f"[expect.{key}]"
@@ -344,13 +348,17 @@ class _Parser:
                 ruleset = reg.get(key)
             except UnknownRuleset as exc:
                 self.fail(where, f"{exc}")
+            if ruleset.key in named:
+                self.fail(where, f"expects the same ruleset as [expect.{named[ruleset.key]}] ({ruleset.key}); give each ruleset one block")
+            named[ruleset.key] = key
             fields = self.table(fields, where)
             self.keys(fields, _EXPECT_KEYS, where)
-            out[ruleset.key] = {name: self.expected(name, value, scenario, f"{where} '{name}'") for name, value in fields.items()}
+            out[ruleset.key] = {name: self.expected(name, value, scenario, where, name) for name, value in fields.items()}
         return out
 
-    def expected(self, name: str, value, scenario: Scenario, where: str):
+    def expected(self, name: str, value, scenario: Scenario, section: str, field: str):
         players = scenario.players
+        where = _at(section, field)
         if name == "result":
             known = [r.value for r in Result]
             if value not in known:
@@ -358,20 +366,24 @@ class _Parser:
             return value
         if name == "iterations":
             if isinstance(value, dict):
-                return {self.player(p, players, f"{where}.{p}"): self.expected_count(v, f"{where}.{p}") for p, v in value.items()}
+                return {self.player(p, players, _at(section, f"{field}.{p}")): self.expected_count(v, _at(section, f"{field}.{p}")) for p, v in value.items()}
             return self.expected_count(value, where)
         if name == "steps":
-            return self.count(value, where)
+            return self.count(value, where, hint="give the expected whole number")
         if name in ("deviates", "last_action"):
             return self.player(value, players, where)
         if name == "state":
             table = self.table(value, where)
             out = {}
             for k, v in table.items():
+                here = _at(section, f"state.{k}")
                 if k not in scenario.state:
-                    self.fail(f"{where}.{k}", f"{k!r} is not declared in [state]")
-                if v != "unbounded" and (isinstance(v, bool) != isinstance(scenario.state[k], bool) or not isinstance(v, int)):
-                    self.fail(f"{where}.{k}", f"expected a value of the same type as in [state] or \"unbounded\", got {_kind(v)}")
+                    self.fail(here, f"{k!r} is not declared in [state]")
+                if isinstance(scenario.state[k], bool):
+                    if not isinstance(v, bool):
+                        self.fail(here, f"{k!r} is a boolean; expected true or false, got {_kind(v)}")
+                elif v != "unbounded" and (isinstance(v, bool) or not isinstance(v, int)):
+                    self.fail(here, f"{k!r} is an integer; expected a whole number or \"unbounded\", got {_kind(v)}")
                 out[k] = v
             return out
         if name == "judge":
@@ -383,7 +395,12 @@ class _Parser:
     def expected_count(self, value, where: str):
         if value == "unbounded":
             return value
-        return self.count(value, where)
+        return self.count(value, where, hint='write "unbounded" or a whole number')
+
+
+def _at(section: str, path: str) -> str:
+    """How messages name a field: ``step 2: 'by'``, ``[intent]: 'Bob.step'``, ``'title'``."""
+    return f"{section}: '{path}'" if section else f"'{path}'"
 
 
 def _kind(value) -> str:
@@ -391,7 +408,8 @@ def _kind(value) -> str:
     if isinstance(value, bool):
         return f"a boolean ({str(value).lower()})"
     if isinstance(value, int):
-        return "a number"
+        digits = str(value) if abs(value) < 10**30 else f"{str(value)[:12]}... ({len(str(abs(value)))} digits)"
+        return f"the number {digits}"
     if isinstance(value, float):
         return f"a decimal number ({value})"
     if isinstance(value, str):
@@ -400,4 +418,4 @@ def _kind(value) -> str:
         return "a list"
     if isinstance(value, dict):
         return "a table"
-    return type(value).__name__
+    return f"a date or time ({value})" if hasattr(value, "isoformat") else type(value).__name__

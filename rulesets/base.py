@@ -87,6 +87,14 @@ class Settlement:
             if key not in self.quotes:
                 self.quotes.append(key)
 
+    def mark(self) -> tuple[int, int, int]:
+        """A point to :meth:`rollback` to: the lengths of the transcript, rules and quotes."""
+        return len(self.transcript), len(self.rules), len(self.quotes)
+
+    def rollback(self, mark: tuple[int, int, int]) -> None:
+        """Forget the transcript lines (and the rules they alone cited) recorded since ``mark``."""
+        del self.transcript[mark[0]:], self.rules[mark[1]:], self.quotes[mark[2]:]
+
     def note(self, text: str) -> None:
         """Record a reading of a silent or ambiguous text."""
         if text not in self.notes:
@@ -199,6 +207,8 @@ class Ruleset:
     sources: ClassVar[tuple["Source", ...]] = ()
     amends: ClassVar[str | None] = None
     summary: ClassVar[str] = ""
+    #: Where the text applied was published, for people (the source files say where it was copied from).
+    citation: ClassVar[str] = ""
 
     # --- the driver --------------------------------------------------------------------------------
 
@@ -208,6 +218,7 @@ class Ruleset:
         decision = self.restrictions(ctx)
         if decision is None:
             involved = self.involved(ctx)
+            before = ctx.mark()
             if not involved:
                 decision = self.mandatory(ctx)
             elif len(involved) == 1:
@@ -216,7 +227,7 @@ class Ruleset:
                 decision = self.independent(ctx, involved)
             else:
                 decision = self.dependent(ctx, involved)
-            decision = self.run_to_end(ctx, decision)
+            decision = self.run_to_end(ctx, decision, before)
         ctx.judge = self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
 
@@ -257,8 +268,11 @@ class Ruleset:
         ctx.note(f"{self.name} does not settle this loop: {why}. The result is 'unspecified'.")
         return Decision(Result.UNSPECIFIED)
 
-    def run_to_end(self, ctx: Settlement, decision: Decision) -> Decision:
-        """A loop that ends by itself before its cut runs to completion (Rules Summary G.21)."""
+    def run_to_end(self, ctx: Settlement, decision: Decision, before: tuple[int, int, int]) -> Decision:
+        """A loop that ends by itself before its cut runs to completion (Rules Summary G.21).
+
+        A draw the procedure arrived at is withdrawn from the transcript: the loop is not endless.
+        """
         end = ctx.facts.end
         if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
             if end is not None and decision.result is Result.UNSPECIFIED:
@@ -275,6 +289,8 @@ class Ruleset:
         elif decision.point is not None and not decision.point.unbounded:
             if ctx.facts.position(end) > ctx.facts.position(decision.point):
                 return decision
+        if decision.result is Result.DRAW:
+            ctx.rollback(before)
         self.ends(ctx, end)
         return Decision(Result.ENDS, end)
 
@@ -284,7 +300,16 @@ class Ruleset:
         what = flags.ends_with or f"{flags.ends_when.value} reaches its bound"
         if end == CutPoint(0, 0):
             ctx.note("The bound already holds before the loop starts; the loop ends at once.")
-        ctx.say(self.loop_rule, f"the loop is not endless: it ends by itself {end.describe()} ({what}).", quote=self.loop_quote())
+        ctx.note(
+            f"{self.name} has no rule for a loop that ends by itself: its loop rules are for actions that could be "
+            f"repeated indefinitely ({self.loop_rule}). Reading taken: such a loop is simply run to completion, as the "
+            "1998 Rules Summary (G.21) ruled: \u201cIf a loop will end, the game will run it to completion.\u201d"
+        )
+        ctx.say(
+            self.loop_rule,
+            f"the loop is not endless: it ends by itself {end.describe()} ({what}), before anyone stops it, and is run to completion.",
+            quote=self.loop_quote(),
+        )
 
     def loop_quote(self) -> str:
         """The text quoted for :attr:`loop_rule` (by default the rule itself)."""

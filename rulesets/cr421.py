@@ -30,6 +30,7 @@ class Cr2004(Ruleset):
     """
 
     key = "cr-2004"
+    citation = "Comprehensive Rules effective 2003-07-01 (same text 2003-07-01 to 2005-02-01)"
     aliases = ("cr421-2004", "infinity-2004")
     name = "CR 421 (2004)"
     document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, two-player text"
@@ -266,6 +267,7 @@ class Cr2008(Cr2004):
     """
 
     key = "cr-2008"
+    citation = "Comprehensive Rules effective 2008-10-01 (Shards of Alara), the last CR with rule 421"
     aliases = ("cr421-2008", "infinity-2008")
     name = "CR 421 (2008)"
     document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, final text"

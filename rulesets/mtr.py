@@ -36,6 +36,7 @@ class MtrCurrent(Cr2024):
     """
 
     key = "mtr-current"
+    citation = "Magic Tournament Rules, section 4.4, current text"
     aliases = ("mtr", "mtr-4.4")
     name = "MTR 4.4 (current)"
     document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d"
@@ -125,6 +126,7 @@ class MtrCurrent(Cr2024):
         first, ties = earliest(stops, facts, [controller] + others)
         self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
         self._partial(ctx, first)
+        self._choice(ctx, first)
         self._note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
         self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player)

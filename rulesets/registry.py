@@ -37,13 +37,15 @@ class PluginProblem:
 class UnknownRuleset(KeyError):
     """A ruleset key or alias that no registered ruleset answers to."""
 
-    def __init__(self, key: str, known: tuple[str, ...]) -> None:
+    def __init__(self, key: str, known: tuple[str, ...], aliases: tuple[str, ...] = ()) -> None:
         super().__init__(key)
         self.key = key
         self.known = known
+        self.aliases = aliases
 
     def __str__(self) -> str:
-        return f"unknown ruleset {self.key!r}; known rulesets: {', '.join(self.known)}"
+        text = f"unknown ruleset {self.key!r}; known rulesets: {', '.join(self.known)}"
+        return text + (f" (aliases: {', '.join(self.aliases)})" if self.aliases else "")
 
 
 def chronological(ruleset: Ruleset) -> tuple:
@@ -72,7 +74,8 @@ class Registry:
         try:
             return self._by_name[name]
         except KeyError:
-            raise UnknownRuleset(name, self.keys()) from None
+            aliases = tuple(a for r in self.rulesets for a in r.aliases)
+            raise UnknownRuleset(name, self.keys(), aliases) from None
 
     def select(self, names) -> tuple[Ruleset, ...]:
         """The named rulesets (all of them, in chronological order, when ``names`` is empty)."""

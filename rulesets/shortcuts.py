@@ -27,6 +27,7 @@ class Cr2024(Ruleset):
     """
 
     key = "cr-2024"
+    citation = "Comprehensive Rules effective 2024-06-07 (Modern Horizons 3)"
     aliases = ("cr-current", "cr729", "cr")
     name = "CR 729 (2024)"
     document = "Comprehensive Rules, rule 729 \u201cTaking Shortcuts\u201d"
