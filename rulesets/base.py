@@ -87,13 +87,13 @@ class Settlement:
             if key not in self.quotes:
                 self.quotes.append(key)
 
-    def mark(self) -> tuple[int, int, int]:
-        """A point to :meth:`rollback` to: the lengths of the transcript, rules and quotes."""
-        return len(self.transcript), len(self.rules), len(self.quotes)
+    def mark(self) -> tuple[int, int, int, int]:
+        """A point to :meth:`rollback` to: the lengths of the transcript, rules, quotes and notes."""
+        return len(self.transcript), len(self.rules), len(self.quotes), len(self.notes)
 
-    def rollback(self, mark: tuple[int, int, int]) -> None:
-        """Forget the transcript lines (and the rules they alone cited) recorded since ``mark``."""
-        del self.transcript[mark[0]:], self.rules[mark[1]:], self.quotes[mark[2]:]
+    def rollback(self, mark: tuple[int, int, int, int]) -> None:
+        """Forget what was recorded since ``mark`` (a procedure whose result did not stand)."""
+        del self.transcript[mark[0]:], self.rules[mark[1]:], self.quotes[mark[2]:], self.notes[mark[3]:]
 
     def note(self, text: str) -> None:
         """Record a reading of a silent or ambiguous text."""
@@ -243,19 +243,19 @@ class Ruleset:
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """A loop of mandatory actions only."""
-        return self.unspecified(ctx, "it has no rule for a loop of mandatory actions")
+        return self.unspecified(ctx, self.loop_rule, "it has no rule for a loop of mandatory actions")
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
         """A loop whose optional actions one player controls."""
-        return self.unspecified(ctx, "it has no rule for a loop one player controls")
+        return self.unspecified(ctx, self.loop_rule, "it has no rule for a loop one player controls")
 
     def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """A loop that needs the optional actions of two or more players."""
-        return self.unspecified(ctx, "it has no rule for loops several players sustain")
+        return self.unspecified(ctx, self.loop_rule, "it has no rule for loops several players sustain")
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """Independent sets of optional actions controlled by different players."""
-        return self.unspecified(ctx, "it has no rule for independent sets of actions")
+        return self.unspecified(ctx, self.loop_rule, "it has no rule for independent sets of actions")
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
         """Whether the document says a judge may be needed to decide."""
@@ -263,15 +263,17 @@ class Ruleset:
 
     # --- shared machinery ----------------------------------------------------------------------------
 
-    def unspecified(self, ctx: Settlement, why: str) -> Decision:
-        """The text does not determine an outcome: say so, and why."""
+    def unspecified(self, ctx: Settlement, rule: str, why: str) -> Decision:
+        """The text does not determine an outcome: cite the rule that comes closest, say why."""
+        ctx.say(rule, f"does not cover this loop: {why}.")
         ctx.note(f"{self.name} does not settle this loop: {why}. The result is 'unspecified'.")
         return Decision(Result.UNSPECIFIED)
 
-    def run_to_end(self, ctx: Settlement, decision: Decision, before: tuple[int, int, int]) -> Decision:
+    def run_to_end(self, ctx: Settlement, decision: Decision, before: tuple[int, int, int, int]) -> Decision:
         """A loop that ends by itself before its cut runs to completion (Rules Summary G.21).
 
-        A draw the procedure arrived at is withdrawn from the transcript: the loop is not endless.
+        The procedure's own result (a draw, or a cut nobody reaches) is withdrawn from the
+        transcript; a note says who would have stopped the loop, and when.
         """
         end = ctx.facts.end
         if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
@@ -289,9 +291,12 @@ class Ruleset:
         elif decision.point is not None and not decision.point.unbounded:
             if ctx.facts.position(end) > ctx.facts.position(decision.point):
                 return decision
-        if decision.result is Result.DRAW:
-            ctx.rollback(before)
+        ctx.rollback(before)
         self.ends(ctx, end)
+        if decision.deviates and decision.point is not None:
+            ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it {decision.point.describe()}.")
+        elif decision.deviates:
+            ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it later.")
         return Decision(Result.ENDS, end)
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:

@@ -132,6 +132,7 @@ class Cr2004(Ruleset):
         if len(players) != 2:
             return self.unspecified(
                 ctx,
+                "421.3",
                 f"421.3 of {self.name} covers a loop with an optional action \u201ccontrolled by each player\u201d "
                 f"of a two-player game; here {len(involved)} of {len(players)} players are involved",
             )
@@ -215,6 +216,7 @@ class Cr2004(Ruleset):
         if len(players) != 2:
             return self.unspecified(
                 ctx,
+                "421.5",
                 f"421.5 of {self.name} speaks of \u201cthe active player\u201d and \u201cthe nonactive player\u201d "
                 f"of a two-player game; here the game has {len(players)} players",
             )
@@ -227,6 +229,11 @@ class Cr2004(Ruleset):
         if _higher(theirs, number):
             ctx.say("421.5", f"{other} chooses a higher number for their own actions: {describe_count(theirs)}.")
             counts[other] = theirs
+            ctx.note(
+                f"421.5 of {self.name} does not say whose actions the higher number governs. Reading taken: the "
+                f"nonactive player's own set runs {describe_count(theirs)} times; the active player's runs the number "
+                "she chose (she can't be made to act more often)."
+            )
         else:
             ctx.say("421.5", f"{other} agrees to {describe_count(number)}: the rule allows only agreeing or a higher number.")
             counts[other] = number
@@ -303,9 +310,9 @@ class Cr2008(Cr2004):
                 "number does something different at their first action after another player's action was the last."
             )
         decision = self._last_word(ctx, involved, first=involved[0])
-        return self._outside_players(ctx, involved, decision)
+        return self._outside_players(ctx, involved, decision, "421.3")
 
-    def _outside_players(self, ctx: Settlement, involved, decision: Decision) -> Decision:
+    def _outside_players(self, ctx: Settlement, involved, decision: Decision, rule: str) -> Decision:
         """Players outside a 421.3 loop who act first (421.3 is silent about them)."""
         facts = ctx.facts
         outsiders = [p for p in facts.turn_order if p not in involved]
@@ -316,7 +323,7 @@ class Cr2008(Cr2004):
         if decision.point is not None and not decision.point.unbounded and facts.position(first.point) >= facts.position(decision.point):
             return decision
         ctx.note(
-            "421.3 does not mention players outside the loop. Reading taken: as 421.2 says, another player "
+            f"{rule} does not mention players outside the loop. Reading taken: as 421.2 says, another player "
             "may intervene, and the loop stops there."
         )
         ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before the loop reaches that number.")
@@ -328,8 +335,20 @@ class Cr2008(Cr2004):
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def mandatory(self, ctx: Settlement) -> Decision:
-        """421.4 with 421.6: a loop whose only "optional" part is an unless cost nobody pays is a draw."""
-        return super().mandatory(ctx)
+        """421.4, and 421.6: nobody must pay an "unless" cost, but a player may, ending the loop."""
+        facts = ctx.facts
+        stops = self.intervening(ctx, facts.turn_order, need_means=True)
+        first = earliest(stops, facts, facts.turn_order)[0] if stops else None
+        if first is None or not any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps):
+            return super().mandatory(ctx)
+        ties = earliest(stops, facts, facts.turn_order)[1]
+        ctx.say(
+            "421.6",
+            f"nobody can be forced to pay, but {first.player} chooses to ({ctx.means(first.player)}) "
+            f"{first.point.describe()}: the loop runs until then and the payment breaks it.",
+        )
+        self._note_ties(ctx, first, ties)
+        return Decision(Result.SHORTCUT, first.point, first.player)
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """421.5 (2008): each involved player chooses a number for their own set."""
@@ -341,7 +360,7 @@ class Cr2008(Cr2004):
             ctx.say("421.5", f"{ctx.who(player)} {how}: {describe_count(counts[player])}.")
         ctx.say("421.5", "each set of actions occurs its own number of times.")
         decision = Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
-        return self._outside_players(ctx, involved, decision)
+        return self._outside_players(ctx, involved, decision, "421.5")
 
 
 def _higher(a: Count, b: Count) -> bool:

@@ -100,11 +100,11 @@ class MtrCurrent(Cr2024):
         for player in facts.turn_order:
             chosen = next((s for s in stops if s.player == player), None)
             if chosen:
-                self.mtr(ctx, words, f"{player} chooses {chosen.point.iterations:,} iterations, after which they will break the loop ({ctx.means(player)}).")
+                self.mtr(ctx, words, f"{player} chooses {_iterations(chosen.point.iterations)}, after which they will break the loop ({ctx.means(player)}).")
             else:
                 self.mtr(ctx, words, f"{player} chooses to take no action.")
         first, ties = earliest(stops, facts, facts.turn_order)
-        self.mtr(ctx, words, f"the game advances through the lowest number, {first.point.iterations:,}, and {first.player} takes an action to break the loop.")
+        self.mtr(ctx, words, f"the game advances through the lowest number, {_iterations(first.point.iterations)}, and {first.player} takes an action to break the loop.")
         self._partial(ctx, first)
         self._note_ties(ctx, first, ties, "the first to choose it in turn order")
         return Decision(Result.SHORTCUT, first.point, first.player)
@@ -114,14 +114,16 @@ class MtrCurrent(Cr2024):
         facts = ctx.facts
         words = "If one player is involved"
         number = ctx.number(controller)
-        self.mtr(ctx, words, f"{ctx.who(controller)} is the one player involved in maintaining the loop and chooses {describe_count(number)} iterations.")
+        self.mtr(ctx, words, f"{ctx.who(controller)} is the one player involved in maintaining the loop and chooses a number of iterations: {describe_count(number)}.")
         others = [p for p in facts.turn_order if p != controller]
         stops = [Stop(controller, facts.own_point(controller, number))]
         for stop in self.intervening(ctx, others, need_means=False):
-            if _earlier(facts, stop, stops[0]):
+            if not _earlier(facts, stop, stops[0]):
+                self.mtr(ctx, words, f"{stop.player} agrees.")
+            elif stops[0].point.unbounded or stop.point.iterations < stops[0].point.iterations:
                 self.mtr(ctx, words, f"{stop.player} announces a lower number, intending to intervene {stop.point.describe()}.")
             else:
-                self.mtr(ctx, words, f"{stop.player} agrees.")
+                self.mtr(ctx, words, f"{stop.player} announces the same number, intending to intervene earlier in the next iteration: {stop.point.describe()}.")
             stops.append(stop)
         first, ties = earliest(stops, facts, [controller] + others)
         self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
@@ -158,7 +160,7 @@ class MtrCurrent(Cr2024):
                     self.mtr(ctx, words, f"{player}, wanting the loop to go on, chooses a number higher than any chosen before: {describe_count(UNBOUNDED)}.")
                 stops.append(Stop(player, facts.own_point(player, UNBOUNDED), rank=rank))
             else:
-                self.mtr(ctx, words, f"{player} chooses {point.iterations:,} iterations, stopping {point.describe()}.")
+                self.mtr(ctx, words, f"{player} chooses {_iterations(point.iterations)}, stopping {point.describe()}.")
                 stops.append(Stop(player, point))
         outsiders = [p for p in facts.turn_order if p not in involved]
         interventions = self.intervening(ctx, outsiders, need_means=False)
@@ -171,7 +173,12 @@ class MtrCurrent(Cr2024):
             self.mtr(ctx, words, "every player chooses to continue indefinitely: the game is a draw.")
             return Decision(Result.DRAW)
         first, ties = earliest(stops, facts, facts.turn_order)
-        where = "at the point they stop taking an action to sustain the loop" if across else "where they stop sustaining the loop"
+        if first.player not in involved:
+            where = "where they intervene"
+        elif across:
+            where = "at the point they stop taking an action to sustain the loop"
+        else:
+            where = "where they stop sustaining the loop"
         self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen ({first.player}'s) and {first.player} receives priority {where}: {first.point.describe()}.")
         self._partial(ctx, first)
         self._choice(ctx, first)
@@ -220,6 +227,10 @@ class MtrCurrent(Cr2024):
             return False
         self.mtr(ctx, "hidden information", f"{hidden[0].by}'s choice involves hidden information: a judge may be needed to determine whether any choice is available that will not continue the loop.")
         return True
+
+
+def _iterations(n: int) -> str:
+    return "1 iteration" if n == 1 else f"{n:,} iterations"
 
 
 def _earlier(facts, a: Stop, b: Stop) -> bool:

@@ -116,7 +116,12 @@ class Cr2024(Ruleset):
             else:
                 ctx.say(self.rule("729.2b"), f"{player} accepts.")
                 if point is not None and point == current.point:
-                    self._note_ties(ctx, current, [Stop(player, point)], "who comes first in turn order after the proposer (729.2b)")
+                    reason = (
+                        "since a shortening must name an earlier point than the proposal (729.2b)"
+                        if current.player == proposer
+                        else "who shortened it first, in turn order after the proposer (729.2b)"
+                    )
+                    self._note_ties(ctx, current, [Stop(player, point)], reason)
         ctx.say(self.rule("729.2c"), f"the shortcut is taken to {current.point.describe()}; {current.player} makes a different game choice there.")
         return Decision(Result.SHORTCUT, current.point, current.player)
 
@@ -160,6 +165,17 @@ class Cr2024(Ruleset):
             who = "the active player" if proposer == ctx.scenario.active else "the first player in turn order who is involved"
             if own.unbounded or facts.position(forced) <= facts.position(own):
                 end = forced
+                if forced != repeat:
+                    ctx.note(
+                        f"729.3 says the player \u201cmust then make a different game choice\u201d; {proposer} has no choice at the "
+                        f"point where the state repeats ({repeat.describe()}). Reading taken: they deviate at their next "
+                        f"choice, {forced.describe()}."
+                    )
+                if ctx.scenario.loop.spans_turns:
+                    ctx.note(
+                        "Across turns \u201cthe active player\u201d of 729.3 changes from turn to turn. Reading taken: the "
+                        "active player when the loop began."
+                    )
                 ctx.say(
                     self.rule("729.3"),
                     f"the loop is fragmented: the same game state is reached again {repeat.describe()}. {proposer}, {who}, "
