@@ -1,0 +1,58 @@
+"""The project's shape: layering, documentation of every command, packaged data."""
+
+from __future__ import annotations
+
+import ast
+import re
+
+from click.testing import CliRunner
+
+from comparator.cli import main
+from rulesets import registry
+
+from conftest import ROOT
+
+
+def _imports(path):
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            yield from (alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            yield node.module
+
+
+def test_the_domain_never_imports_the_comparator():
+    # STYLE.md 1: rulesets/ is the domain and imports nothing from comparator/.
+    offenders = [
+        f"{path.name}: {name}"
+        for path in sorted((ROOT / "rulesets").glob("*.py"))
+        for name in _imports(path)
+        if name.split(".")[0] in {"comparator", "click", "jinja2", "tabulate"}
+    ]
+    assert not offenders
+
+
+def test_every_command_has_help_and_is_documented_in_the_readme():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for name, command in main.commands.items():
+        assert command.help, f"{name} has no help text"
+        assert f"loopcompare {name}" in readme, f"README does not document 'loopcompare {name}'"
+        result = CliRunner().invoke(main, [name, "--help"])
+        assert result.exit_code == 0
+
+
+def test_every_ruleset_is_in_the_readme_table():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for ruleset in registry().rulesets:
+        assert re.search(rf"^\| `{re.escape(ruleset.key)}` \|", readme, re.M), ruleset.key
+
+
+def test_every_cited_rule_text_is_shipped():
+    # Each ruleset can quote every rule it numbers, from the package's own data files.
+    for ruleset in registry().rulesets:
+        for rule_id in ruleset.rule_ids:
+            if rule_id.startswith("MTR"):
+                continue  # the MTR's paragraphs are quoted one by one
+            assert ruleset.quote(rule_id).strip(), (ruleset.key, rule_id)
+        assert ruleset.quote(ruleset.draw_rule), ruleset.key
