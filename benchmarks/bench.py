@@ -18,7 +18,6 @@ import random
 import subprocess
 import sys
 import time
-from statistics import median
 
 from comparator.cli import gallery_files
 from comparator.loader import parse_document

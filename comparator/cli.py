@@ -124,15 +124,26 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Compare under this ruleset (repeatable; default: all, in chronological order).")
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
-def compare(paths, keys, fmt, output, only_differences) -> None:
+@click.option("--as-of", "as_of", metavar="DATE", help="Compare under the rules in force on DATE (YYYY-MM-DD, from 1998-03-31): the CR, and the MTR where one existed.")
+def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
 
     rulesets = _rulesets(keys)
+    if as_of:
+        from rulesets.history import as_of as in_force
+
+        try:
+            chosen = in_force(_registry().rulesets, as_of)
+        except ValueError as exc:
+            raise InputError(f"--as-of: {exc}") from None
+        for note in chosen.notes:
+            click.echo(f"note: {note}", err=True)
+        rulesets = tuple(dict.fromkeys((chosen.rulesets + rulesets) if keys else chosen.rulesets))
     comparisons = [run(s, rulesets) for s in _scenarios(paths)]
     _emit(render(comparisons, fmt, only_differences=only_differences), output)
 
@@ -186,16 +197,35 @@ def validate(paths) -> None:
 
 
 @main.command("rulesets")
-def list_rulesets() -> None:
-    """List the rulesets: key, name, period in force, rules, source."""
+@click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
+def list_rulesets(diff_key) -> None:
+    """List the rulesets and their timeline: key, name, period in force, rules, source."""
+    from rulesets.history import SHORTCUT_RULE_NUMBERS, lines
+
     from .render import md_table
 
+    reg = _registry()
+    if diff_key:
+        from .textdiff import ruleset_diff
+        from rulesets.registry import UnknownRuleset
+
+        try:
+            ruleset = reg.get(diff_key)
+        except UnknownRuleset as exc:
+            raise InputError(str(exc)) from None
+        click.echo(ruleset_diff(reg.rulesets, ruleset), nl=False)
+        return
     rows = []
     for r in _registry().rulesets:
         start, end = r.in_force
         rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
         rows.append([r.key, r.name, start, end or "in force", rules, r.citation])
     click.echo(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
+    click.echo("")
+    for line in lines(reg.rulesets):
+        click.echo("line: " + " -> ".join(r.key for r in line))
+    numbers = ", ".join(f"{n} ({d})" for d, n in SHORTCUT_RULE_NUMBERS)
+    click.echo(f"the CR's loop rule, by number: {numbers}")
 
 
 @main.command()
@@ -211,19 +241,48 @@ def scenarios() -> None:
     click.echo(md_table(["name", "title", "tags"], rows))
 
 
+def render_timelines(timelines, fmt: str) -> str:
+    """Timeline reports in one format."""
+    from . import render as renderers
+
+    if fmt == "json":
+        return renderers.timeline_json(timelines)
+    return renderers.timeline_markdown(timelines) if fmt == "md" else renderers.timeline_html(timelines)
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+def timeline(paths, fmt, output) -> None:
+    """Settle each scenario under every era in order: when did its outcome change, and why?"""
+    from .timeline import build
+
+    rulesets = _registry().rulesets
+    timelines = [build(sf, rulesets) for sf in _scenarios(paths)]
+    _emit(render_timelines(timelines, fmt), output)
+
+
 def gallery_files() -> dict[str, str]:
-    """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index."""
+    """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
+    and its timeline under every era (``timelines/``)."""
     from rulesets.registry import BUILTIN
 
     from .compare import compare as run
     from .library import load_builtin, names
+    from .timeline import build
 
-    rulesets = _registry().select([k for k in BUILTIN])
-    comparisons = [run(load_builtin(n), rulesets) for n in names()]
+    reg = _registry()
+    rulesets = reg.select([])
+    eras = tuple(r for r in reg.rulesets if r.key in BUILTIN)
+    scenarios = [load_builtin(n) for n in names()]
+    comparisons = [run(sf, rulesets) for sf in scenarios]
     files: dict[str, str] = {}
-    for c in comparisons:
+    for sf, c in zip(scenarios, comparisons):
+        timeline = build(sf, eras)
         for fmt in FORMATS:
             files[f"{c.scenario.id}.{fmt}"] = render([c], fmt)
+            files[f"timelines/{c.scenario.id}.{fmt}"] = render_timelines([timeline], fmt)
     title = "loopcompare gallery: the built-in loops under every ruleset"
     files["index.md"] = render(comparisons, "md", title=title, links=[f"{c.scenario.id}.md" for c in comparisons])
     files["index.html"] = render(comparisons, "html", title=title, links=[f"{c.scenario.id}.html" for c in comparisons])
@@ -242,7 +301,13 @@ def gallery(check_only, folder) -> None:
         for name in stale:
             click.echo(f"stale: {root / name}")
         if root.is_dir():
-            extra = sorted(p.name for p in root.iterdir() if p.suffix in {".md", ".html", ".json"} and p.name not in files)
+            extra = sorted(
+                p.relative_to(root).as_posix()
+                for folder_here in (root, root / "timelines")
+                if folder_here.is_dir()
+                for p in folder_here.iterdir()
+                if p.suffix in {".md", ".html", ".json"} and p.relative_to(root).as_posix() not in files
+            )
             for name in extra:
                 click.echo(f"not part of the gallery (delete it?): {root / name}")
             stale += extra
@@ -251,11 +316,11 @@ def gallery(check_only, folder) -> None:
             sys.exit(1)
         click.echo(f"gallery is up to date: {len(files)} files in {root}")
         return
-    if not root.is_dir():
+    for folder_needed in sorted({(root / name).parent for name in files}):
         try:
-            root.mkdir(parents=True)
+            folder_needed.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise InputError(f"{root}: can't create the folder: {exc.strerror or exc}") from None
+            raise InputError(f"{folder_needed}: can't create the folder: {exc.strerror or exc}") from None
     changed = 0
     for name, text in files.items():
         target = root / name

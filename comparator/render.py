@@ -105,7 +105,8 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
     out.append(f"{h}# How each ruleset settles it\n")
     for section in view.sections:
         out.append(f"{h}## {md(section.name)}: {section.result}\n")
-        out.append(f"*{md(section.document)}, text of {md(section.effective)}.*\n")
+        today = f" {md(section.today)}" if section.today else ""
+        out.append(f"*{md(section.document)}, text of {md(section.effective)}.{today}*\n")
         out.append("\n".join(f"{i}. {md(line)}" for i, line in enumerate(section.transcript, 1)) + "\n")
         if section.notes:
             out.append("**Notes (where the text is silent or ambiguous):**\n")
@@ -171,4 +172,64 @@ def html(report: Report) -> str:
 def json_report(comparisons: Sequence[Comparison]) -> str:
     """FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
     doc = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- timelines -------------------------------------------------------------------------------------
+
+
+def timeline_markdown(timelines) -> str:
+    """Timelines as markdown: per line of descent, a table of periods and what changed."""
+    several = len(timelines) > 1
+    out: list[str] = []
+    if several:
+        out.append("# Timelines\n")
+        out.append("\n".join(f"- [{md(t.scenario.scenario.title)}](#timeline-{t.scenario.id})" for t in timelines) + "\n")
+    for t in timelines:
+        h = "##" if several else "#"
+        sc = t.scenario
+        if several:
+            out.append(f'<a id="timeline-{sc.id}"></a>\n')
+        out.append(f"{h} Timeline: {md(sc.scenario.title)}\n")
+        if sc.scenario.description:
+            out.append(md(sc.scenario.description) + "\n")
+        out.append(f"*Scenario:* `{sc.id}` ({md(sc.file)}). Consecutive eras that settle the loop the same way share a row.\n")
+        for line in t.lines:
+            out.append(f"{h}# {md(line.name)}\n")
+            rows = []
+            for period in line.periods:
+                names = ", ".join(r.name for r in period.rulesets)
+                rows.append([period.span, names, period.summary, period.cause or "\u2014 (the earliest text modelled)"])
+            out.append(md_table(["Period", "Rules in force", "Outcome", "What changed"], rows) + "\n")
+            notes = [(r.name, n) for p in line.periods for r in p.rulesets for n in t.comparison.outcomes[r.key].notes]
+            if notes:
+                out.append("**Where the texts are silent or ambiguous:**\n")
+                out.append("\n".join(f"- {md(name)}: {md(note)}" for name, note in notes) + "\n")
+    return _finish("\n".join(out))
+
+
+def timeline_html(timelines) -> str:
+    """Timelines as one self-contained HTML page."""
+    from importlib import resources
+
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    env = Environment(
+        loader=PackageLoader("comparator", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
+    title = f"Timeline: {timelines[0].scenario.scenario.title}" if len(timelines) == 1 else "Timelines"
+    return _finish(env.get_template("timeline.html.j2").render(timelines=timelines, title=title, css=css))
+
+
+def timeline_json(timelines) -> str:
+    """Timelines as JSON (``loopcompare/timeline/1``)."""
+    from .timeline import to_json
+
+    doc = {"format": "loopcompare/timeline/1", "timelines": [to_json(t) for t in timelines]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

@@ -86,6 +86,7 @@ class Section:
     name: str
     document: str
     effective: str
+    today: str
     result: str
     transcript: tuple[str, ...]
     notes: tuple[str, ...]
@@ -276,6 +277,7 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
                 name=r.name,
                 document=r.document,
                 effective=r.effective,
+                today=r.today(),
                 result=out.result.value,
                 transcript=out.transcript,
                 notes=out.notes,

@@ -203,10 +203,14 @@ class Ruleset:
     document: ClassVar[str] = ""
     effective: ClassVar[str] = ""
     in_force: ClassVar[tuple[str, str | None]] = ("", None)
+    #: For a text whose first day is "unknown": the day before which it surely was not in force.
+    not_before: ClassVar[str] = ""
     rule_ids: ClassVar[tuple[str, ...]] = ()
     sources: ClassVar[tuple["Source", ...]] = ()
     amends: ClassVar[str | None] = None
+    """The key of the ruleset this one amends or replaces: its predecessor in its line."""
     summary: ClassVar[str] = ""
+    """One line: what this text changed, as it matters to outcomes."""
     #: Where the text applied was published, for people (the source files say where it was copied from).
     citation: ClassVar[str] = ""
 
@@ -305,6 +309,9 @@ class Ruleset:
         what = flags.ends_with or f"{flags.ends_when.value} reaches its bound"
         if end == CutPoint(0, 0):
             ctx.note("The bound already holds before the loop starts; the loop ends at once.")
+        if self.ends_rule:
+            ctx.say(self.ends_rule, f"the loop is not really infinite: it ends by itself {end.describe()} ({what}) and is run to completion.")
+            return
         ctx.note(
             f"{self.name} has no rule for a loop that ends by itself: its loop rules are for actions that could be "
             f"repeated indefinitely ({self.loop_rule}). Reading taken: such a loop is simply run to completion, as the "
@@ -322,6 +329,8 @@ class Ruleset:
 
     #: The rule that defines what a loop is (cited when a loop turns out not to be endless).
     loop_rule: ClassVar[str] = ""
+    #: A rule that says outright that a loop which will end is run to completion, if the text has one.
+    ends_rule: ClassVar[str] = ""
 
     def quote(self, key: str) -> str:
         """The text of a cited rule, from this ruleset's sources (or the draw rules it cites)."""
@@ -363,6 +372,10 @@ class Ruleset:
                 continue
             stops.append(Stop(p, point))
         return stops
+
+    def today(self) -> str:
+        """What the rule applied is called today, when that differs (empty by default)."""
+        return ""
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key}>"

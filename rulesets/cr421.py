@@ -38,6 +38,7 @@ class Cr2004(Ruleset):
     in_force = ("1999-04-23", "2005-07-31")
     rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5")
     sources = (Source("2003-07-01_cr_421.txt"),)
+    amends = "summary-1998"
     summary = "Two-player infinity rules: the nonactive player has the last word; independent sets may only go higher."
     loop_rule = "421.1"
     draw_rule = "102.6"
@@ -258,62 +259,14 @@ class Cr2004(Ruleset):
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
         return False
 
+    def today(self) -> str:
+        from .history import number_today
 
-class Cr2008(Cr2004):
-    """CR 421, final text (2008-10-01 to 2009-07-10): the multiplayer infinity rules.
+        return f"Rule 421 was replaced by rule 713 \u201cTaking Shortcuts\u201d on 2009-07-11; that rule is {number_today()} today."
 
-    Amends the 2004 text (via the 2005-08-01 multiplayer rewrite):
-
-    * 421.2: "until *another* player intervenes".
-    * 421.3: the active player, or if not involved the first involved player after them in turn
-      order, names the number; "extended to all applicable players" for three or more.
-    * 421.4: the draw rule it cites is now 102.4b.
-    * 421.5: each player chooses a number for their own set: "higher, lower, or the same".
-    * 421.6 (new): "[X] unless [Y]": nobody can be forced to perform [Y]; if nobody does, the
-      loop continues as though [X] were mandatory.
-    """
-
-    key = "cr-2008"
-    citation = "Comprehensive Rules effective 2008-10-01 (Shards of Alara), the last CR with rule 421"
-    aliases = ("cr421-2008", "infinity-2008")
-    name = "CR 421 (2008)"
-    document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, final text"
-    effective = "2008-10-01"
-    in_force = ("2008-10-01", "2009-07-10")
-    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5", "421.6")
-    sources = (Source("2008-10-01_cr_421.txt"),)
-    amends = "cr-2004"
-    summary = "Multiplayer infinity rules: the first involved player names; independent sets choose freely; 421.6 'unless'."
-    draw_rule = "102.4b"
-    two_player_text = False
-    _unless_optional = False
-
-    def involved(self, ctx: Settlement) -> tuple[str, ...]:
-        """421.6: an "unless" cost nobody must pay is no optional action of the loop."""
-        facts = ctx.facts
-        for step in ctx.scenario.steps:
-            if step.unless:
-                ctx.say(
-                    "421.6",
-                    f"\u201c{step.does}\u201d: no player can be forced to perform \u201c{step.unless.does}\u201d; "
-                    "if nobody does, the loop continues as though the effect were mandatory.",
-                )
-                break
-        return facts.optional_controllers
-
-    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
-        """421.3 (2008): started by the first involved player; extended to all involved players."""
-        if len(involved) > 2:
-            ctx.note(
-                "421.3 \u201cis extended to all applicable players\u201d without saying how. Reading taken: each other "
-                "involved player in turn order agrees or chooses a lower number; whoever holds the final, lowest "
-                "number does something different at their first action after another player's action was the last."
-            )
-        decision = self._last_word(ctx, involved, first=involved[0])
-        return self._outside_players(ctx, involved, decision, "421.3")
 
     def _outside_players(self, ctx: Settlement, involved, decision: Decision, rule: str) -> Decision:
-        """Players outside a 421.3 loop who act first (421.3 is silent about them)."""
+        """Players outside a multiplayer 421.3 or 421.5 loop who act first (the rules are silent on them)."""
         facts = ctx.facts
         outsiders = [p for p in facts.turn_order if p not in involved]
         stops = self.intervening(ctx, outsiders, need_means=False)
@@ -333,6 +286,141 @@ class Cr2008(Cr2004):
             capped = {p: _smaller(c, reached[p]) for p, c in decision.counts.items()}
             return Decision(Result.SHORTCUT, deviates=first.player, counts=capped)
         return Decision(Result.SHORTCUT, first.point, first.player)
+
+
+class Cr2005(Cr2004):
+    """CR 421 as rewritten for multiplayer games on 2005-08-01 (in force until 2008-09-30).
+
+    Amends the 2004 text when the multiplayer rules were merged into the Comprehensive Rules:
+
+    * 421.2: "until *another* player intervenes";
+    * 421.3: "the first player (or the first involved player after the active player in turn
+      order)" names the number; "extended to all applicable players" for three or more; a lower
+      number still gives "the active player" the last word (a slip the 2008 text corrected to
+      "the first player");
+    * 421.4: still "(See rule 102.6.)", though the draw rule had become 102.4b (corrected on
+      2006-02-01);
+    * 421.5: the active player chooses a number and "in APNAP order, the nonactive players can each
+      either agree to that number or choose a higher number".
+
+    Like 2004 it has no rule for "[X] unless [Y]" effects.
+    """
+
+    key = "cr-2005"
+    aliases = ("cr421-2005", "infinity-2005")
+    name = "CR 421 (2005)"
+    document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, multiplayer rewrite"
+    citation = "Comprehensive Rules effective 2005-08-01 (multiplayer rules merged); the same rules until 2008-09-30"
+    effective = "2005-08-01"
+    in_force = ("2005-08-01", "2008-09-30")
+    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5")
+    sources = (Source("2005-08-01_cr_421.txt"),)
+    amends = "cr-2004"
+    summary = "Multiplayer rewrite: the first involved player names; independent sets: nonactive players in APNAP order agree or go higher."
+    draw_rule = "102.4b"
+    two_player_text = False
+    #: 421.4 says "(See rule 102.6.)" though the draw rule is 102.4b (until 2006-02-01).
+    cites_stale_draw_rule = True
+    #: 421.3 gives "the active player" the last word after a lower number (2008: "the first player").
+    lower_gives_active_player = True
+
+    def mandatory(self, ctx: Settlement) -> Decision:
+        """421.4 still pointed at 102.6, which was no longer the draw rule."""
+        decision = super().mandatory(ctx)
+        if decision.result is Result.DRAW and self.cites_stale_draw_rule:
+            ctx.note(
+                "421.4 of 2005-08-01 says \u201c(See rule 102.6.)\u201d, but from that date the draw rule is 102.4b; "
+                "the reference was corrected on 2006-02-01. 102.4b is cited."
+            )
+        return decision
+
+    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """421.3 (multiplayer): started by the first involved player; extended to all involved players."""
+        if len(involved) > 2:
+            ctx.note(
+                "421.3 \u201cis extended to all applicable players\u201d without saying how. Reading taken: each other "
+                "involved player in turn order agrees or chooses a lower number; whoever holds the final, lowest "
+                "number does something different at their first action after another player's action was the last."
+            )
+        if self.lower_gives_active_player and ctx.scenario.active not in involved:
+            ctx.note(
+                "421.3 of 2005 gives the last word after a lower number to \u201cthe active player\u201d, who is not "
+                "involved here. Reading taken: the first player, as the 2008 text says."
+            )
+        decision = self._last_word(ctx, involved, first=involved[0])
+        return self._outside_players(ctx, involved, decision, "421.3")
+
+    def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """421.5 (2005): the active player names; nonactive players in APNAP order agree or go higher."""
+        active = ctx.scenario.active
+        first = active if active in involved else involved[0]
+        if first != active:
+            ctx.note(
+                f"421.5 of 2005 has \u201cthe active player\u201d choose the number, but {active} takes no part in the "
+                f"loop. Reading taken: {first}, the first involved player after the active player, chooses it (as 421.3 says)."
+            )
+        number = ctx.number(first)
+        ctx.say("421.5", f"{ctx.who(first)} chooses a number: {describe_count(number)}.")
+        counts: dict[str, Count] = {first: number}
+        for player in involved:
+            if player == first:
+                continue
+            theirs = ctx.number(player)
+            if _higher(theirs, number):
+                ctx.say("421.5", f"{player}, in APNAP order, chooses a higher number for their own actions: {describe_count(theirs)}.")
+                counts[player] = theirs
+            else:
+                ctx.say("421.5", f"{player}, in APNAP order, agrees to {describe_count(number)}: the rule allows only agreeing or a higher number.")
+                counts[player] = number
+                if theirs != number:
+                    ctx.note(
+                        f"{player} wanted {describe_count(theirs)}, but 421.5 of {self.name} lets nonactive players only agree "
+                        "or choose a higher number; the reading taken is that the agreed number binds their own actions too."
+                    )
+        decision = Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
+        return self._outside_players(ctx, involved, decision, "421.5")
+
+class Cr2008(Cr2005):
+    """CR 421, final text (2008-10-01 to 2009-07-10): the multiplayer infinity rules.
+
+    Amends the 2005 text:
+
+    * 421.3: a lower number gives "the first player" (no longer "the active player") the last word;
+    * 421.4: cites the draw rule by its number, 102.4b;
+    * 421.5: the first involved player chooses a number for their own set, and each other player
+      chooses one for theirs: "higher, lower, or the same";
+    * 421.6 (new): "[X] unless [Y]": nobody can be forced to perform [Y]; if nobody does, the
+      loop continues as though [X] were mandatory.
+    """
+
+    key = "cr-2008"
+    citation = "Comprehensive Rules effective 2008-10-01 (Shards of Alara), the last CR with rule 421"
+    aliases = ("cr421-2008", "infinity-2008")
+    name = "CR 421 (2008)"
+    document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, final text"
+    effective = "2008-10-01"
+    in_force = ("2008-10-01", "2009-07-10")
+    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5", "421.6")
+    sources = (Source("2008-10-01_cr_421.txt"),)
+    amends = "cr-2005"
+    summary = "Final infinity rules: independent sets choose freely; 421.6 'unless' effects can't force a payment."
+    draw_rule = "102.4b"
+    _unless_optional = False
+    cites_stale_draw_rule = False
+    lower_gives_active_player = False
+
+    def involved(self, ctx: Settlement) -> tuple[str, ...]:
+        """421.6: an "unless" cost nobody must pay is no optional action of the loop."""
+        facts = ctx.facts
+        for step in ctx.scenario.steps:
+            if step.unless:
+                ctx.say(
+                    "421.6",
+                    f"\u201c{step.does}\u201d: no player can be forced to perform \u201c{step.unless.does}\u201d; "
+                    "if nobody does, the loop continues as though the effect were mandatory.",
+                )
+                break
+        return facts.optional_controllers
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """421.4, and 421.6: nobody must pay an "unless" cost, but a player may, ending the loop."""

@@ -13,16 +13,16 @@ from __future__ import annotations
 from .base import Decision, Settlement, Source, Stop, describe_count, earliest
 from .outcome import Result
 from .scenario import UNBOUNDED
-from .shortcuts import Cr2024
+from .shortcuts import Cr2009Sept
 
 MTR = "MTR 4.4"
 
 
-class MtrCurrent(Cr2024):
-    """MTR 4.4 "Loops", current text (section new on 2018-07-13; the paragraph on loops
-    sustained by choices added later).
+class Mtr2018(Cr2009Sept):
+    """MTR 4.4 "Loops" as of 2018-07-13, when the section was new.
 
-    Overrides CR 729.2-729.3 in tournaments:
+    Overrides the CR's shortcut rules (then rule 720, the multiplayer text of 2009-09-04
+    renumbered) in tournaments, as CR 720.1c allows:
 
     * no players involved: each player in turn order names when they will break the loop, or
       no action; all "no action" is a draw;
@@ -31,26 +31,35 @@ class MtrCurrent(Cr2024):
       priority where they stop sustaining the loop; across turns, all "indefinitely" is a draw;
     * non-deterministic loops (probability, shuffling) and conditional actions can't be shortcut;
     * a loop may span turns only if the game state is not meaningfully changing;
-    * once shortcut, a loop may not be restarted until the game changes in a relevant way;
-    * loops sustained by choices: a judge may be needed when the choice involves hidden information.
+    * once shortcut, a loop may not be restarted until the game changes in a relevant way.
+
+    It has no paragraph on loops sustained by choices (added later; see :class:`MtrCurrent`).
     """
 
-    key = "mtr-current"
-    citation = "Magic Tournament Rules, section 4.4, current text"
-    aliases = ("mtr", "mtr-4.4")
-    name = "MTR 4.4 (current)"
-    document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d"
-    effective = "current"
-    in_force = ("2018-07-13", None)
+    key = "mtr-2018"
+    aliases = ("mtr-4.4-2018",)
+    name = "MTR 4.4 (2018)"
+    document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d, first text"
+    citation = "Magic Tournament Rules effective 2018-07-13, section 4.4"
+    effective = "2018-07-13"
+    # Replaced by the current text on a date the sources don't give.
+    in_force = ("2018-07-13", "unknown")
     rule_ids = (MTR,)
-    sources = (Source("current_mtr_4.4.txt", mtr_section=MTR), Source("2024-06-07_cr_729.txt", prefix="CR "))
-    amends = "cr-2024"
+    number = "720"
+    sources = (Source("2018-07-13_mtr_4.4.txt", mtr_section=MTR), Source("2018-07-13_cr_720.txt", prefix="CR "))
+    amends = None
     summary = "Tournament loops: everyone names a number, the lowest wins; no non-deterministic loops; no restarts."
     cite = "CR "
-    cr_date = "2024-06-07"
+    cr_date = "2018-07-13"
     loop_rule = MTR
     #: Whether the text has the paragraph on loops sustained by choices.
-    has_choices_paragraph = True
+    has_choices_paragraph = False
+
+    def today(self) -> str:
+        from .history import number_today
+
+        now = number_today()
+        return "" if now == self.number else f"The CR rule it overrides, {self.number}, is numbered {now} today."
 
     def loop_quote(self) -> str:
         return self.paragraph("A loop is a form of tournament shortcut")
@@ -86,7 +95,10 @@ class MtrCurrent(Cr2024):
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """As in the CR; an "unless" effect falls to CR 729.6, which the MTR does not contradict."""
         if any(s.unless for s in ctx.scenario.steps):
-            ctx.note("MTR 4.4 has no rule on \u201c[X] unless [Y]\u201d effects; CR 729.6 applies, since the Tournament Rules do not contradict it (CR 729.1c).")
+            ctx.note(
+                f"MTR 4.4 has no rule on \u201c[X] unless [Y]\u201d effects; {self.rule('6')} applies, since the Tournament "
+                f"Rules do not contradict it ({self.rule('1c')})."
+            )
         return super().involved(ctx)
 
     def mandatory(self, ctx: Settlement) -> Decision:
@@ -217,7 +229,7 @@ class MtrCurrent(Cr2024):
                 "choice is treated as an action they stop taking (the paragraph added later says the same)."
             )
 
-    def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
+    def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:  # noqa: D102
         """A choice involving hidden information: a judge may be needed."""
         hidden = [s for s in ctx.scenario.steps if s.hidden]
         if not hidden or decision.result not in (Result.SHORTCUT, Result.DRAW, Result.ENDS):
@@ -240,3 +252,27 @@ def _earlier(facts, a: Stop, b: Stop) -> bool:
         return True
     return facts.position(a.point) < facts.position(b.point)
 
+
+class MtrCurrent(Mtr2018):
+    """MTR 4.4 "Loops", current text: the 2018 section plus the paragraph on loops sustained by
+    choices ("a judge may be needed" when the choice involves hidden information).
+
+    The date the paragraph was added is not in the sources, so the period in force of each MTR
+    text is known only at its ends: the section since 2018-07-13, this text today.  It is read
+    with the current CR (rule 729 of 2024-06-07, cited as "CR 729.x").
+    """
+
+    key = "mtr-current"
+    aliases = ("mtr", "mtr-4.4")
+    name = "MTR 4.4 (current)"
+    document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d"
+    citation = "Magic Tournament Rules, section 4.4, current text"
+    effective = "current"
+    in_force = ("unknown", None)
+    not_before = "2018-07-13"
+    number = "729"
+    sources = (Source("current_mtr_4.4.txt", mtr_section=MTR), Source("2024-06-07_cr_729.txt", prefix="CR "))
+    amends = "mtr-2018"
+    summary = "Adds loops sustained by choices: a judge may be needed when the choice involves hidden information."
+    cr_date = "2024-06-07"
+    has_choices_paragraph = True

@@ -19,11 +19,20 @@ GROUP = "loopcompare.rulesets"
 #: The built-in rulesets, as registered in pyproject.toml; used when the package's metadata is
 #: not installed (running from a bare source tree).
 BUILTIN = {
+    "summary-1998": "rulesets.summary:Summary1998",
     "cr-2004": "rulesets.cr421:Cr2004",
+    "cr-2005": "rulesets.cr421:Cr2005",
     "cr-2008": "rulesets.cr421:Cr2008",
+    "cr-2009": "rulesets.shortcuts:Cr2009",
+    "cr-2009-09": "rulesets.shortcuts:Cr2009Sept",
     "cr-2024": "rulesets.shortcuts:Cr2024",
+    "mtr-2018": "rulesets.mtr:Mtr2018",
     "mtr-current": "rulesets.mtr:MtrCurrent",
 }
+
+#: The four rulesets of the mission, compared by default: the two infinity rules, the current
+#: CR and the current Tournament Rules.
+MISSION = ("cr-2004", "cr-2008", "cr-2024", "mtr-current")
 
 
 @dataclass(frozen=True)
@@ -78,14 +87,18 @@ class Registry:
             raise UnknownRuleset(name, self.keys(), aliases) from None
 
     def select(self, names) -> tuple[Ruleset, ...]:
-        """The named rulesets (all of them, in chronological order, when ``names`` is empty)."""
+        """The named rulesets, in the order named.
+
+        No names: the four mission rulesets (:data:`MISSION`), in chronological order; ``all``:
+        every registered ruleset, in chronological order (it can be mixed with other names).
+        """
         if not names:
-            return self.rulesets
+            return tuple(r for r in self.rulesets if r.key in MISSION)
         chosen: list[Ruleset] = []
         for name in names:
-            r = self.get(name)
-            if r not in chosen:
-                chosen.append(r)
+            for r in self.rulesets if name == "all" else (self.get(name),):
+                if r not in chosen:
+                    chosen.append(r)
         return tuple(chosen)
 
 
@@ -135,9 +148,8 @@ def _builtin_loader(target: str):
 def registry() -> Registry:
     """Every ruleset registered in the ``loopcompare.rulesets`` group (built-ins included)."""
     points = sorted(metadata.entry_points(group=GROUP), key=lambda ep: (ep.name, ep.value))
-    if not any(ep.value in BUILTIN.values() for ep in points):
-        entries = [(name, _builtin_loader(target)) for name, target in BUILTIN.items()]
-    else:
-        entries = []
+    registered = {ep.value for ep in points}
+    # Built-ins missing from the installed metadata (a bare source tree, an old install) still load.
+    entries = [(name, _builtin_loader(target)) for name, target in BUILTIN.items() if target not in registered]
     entries += [(ep.name, ep.load) for ep in points]
     return build(entries)

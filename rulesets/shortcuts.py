@@ -1,11 +1,13 @@
 """Comprehensive Rules "Taking Shortcuts" (rule 713 in 2009 .. 731 today).
 
 The Magic 2010 rewrite (2009-07-11) replaced rule 421 with a shortcut procedure: the player with
-priority proposes a sequence, every other player accepts or shortens it (729.2), a fragmented
-loop makes the active player stop as soon as a game state repeats (729.3), a loop of only
-mandatory actions is a draw (729.4), nobody can be forced to break a loop (729.5) or to pay an
-"unless" cost (729.6).  The text modelled is that of 2024-06-07 (rule 729), unchanged in
-substance since 2009-09-04 and still in force, renumbered 730 (2025-04-04) and 731 (2025-07-25).
+priority proposes a sequence, every other player accepts or shortens it (.2), a fragmented loop
+makes the active player stop as soon as a game state repeats (.3), a loop of only mandatory
+actions is a draw (.4), nobody can be forced to break a loop (.5) or to pay an "unless" cost
+(.6).  Three texts are modelled: 713 of 2009-07-11 (two-player 713.3), 713 of 2009-09-04
+(multiplayer 713.3; the same rule, renumbered, until 2024), and 729 of 2024-06-07, still in
+force today, renumbered 730 (2025-04-04) and 731 (2025-07-25).  Rule ids are built from each
+text's ``number``, so every citation uses the number the rule had in the document applied.
 """
 
 from __future__ import annotations
@@ -15,35 +17,59 @@ from .outcome import Result
 from .scenario import UNBOUNDED, Count, CutPoint
 
 
-class Cr2024(Ruleset):
-    """CR 729 "Taking Shortcuts", text of 2024-06-07 (the current CR; renumbered 730, then 731).
+def _numbered(number: str, *parts: str) -> tuple[str, ...]:
+    return tuple(f"{number}.{p}" for p in parts)
 
-    Compared with rule 421 of 2008: loops are one case of a general shortcut procedure
-    (729.2: propose, then accept or shorten in turn order after the proposer); a shortcut may
-    cross turns but can't include conditional actions (729.2a); a fragmented loop, in which the
-    game state repeats, obliges the active player (or the first involved player) to stop at the
-    first repetition, whatever anyone intended (729.3); nobody can be forced to use an action
-    outside the loop to break it (729.5).
+
+class Cr2009(Ruleset):
+    """CR 713 "Taking Shortcuts", first text (2009-07-11, the Magic 2010 rewrite).
+
+    Replaced rule 421 of 2008 with a general shortcut procedure:
+
+    * 713.2: the player with priority proposes a sequence; each other player, in turn order after
+      the proposer, accepts or shortens it; a shortcut may cross turns (713.2a) but can't include
+      conditional actions;
+    * 713.3 (new): a *fragmented* loop, where the game state repeats, obliges the active player to
+      make a different choice, whatever anyone intended; written for two players ("each player
+      performs an independent action ... the active player must then ..."), so a game in which
+      not every player takes part in the loop is left unspecified;
+    * 713.4-713.6: draw for mandatory loops (rule 104.4b); nobody can be forced to break a loop or
+      to pay an "unless" cost.
     """
 
-    key = "cr-2024"
-    citation = "Comprehensive Rules effective 2024-06-07 (Modern Horizons 3)"
-    aliases = ("cr-current", "cr729", "cr")
-    name = "CR 729 (2024)"
-    document = "Comprehensive Rules, rule 729 \u201cTaking Shortcuts\u201d"
-    effective = "2024-06-07"
-    in_force = ("2024-06-07", None)
-    rule_ids = ("729.1", "729.1a", "729.1b", "729.1c", "729.2", "729.2a", "729.2b", "729.2c", "729.3", "729.4", "729.5", "729.6")
-    sources = (Source("2024-06-07_cr_729.txt"),)
-    summary = "Taking Shortcuts: propose and shorten; a repeated game state makes the active player stop (729.3)."
-    loop_rule = "729.1b"
+    key = "cr-2009"
+    aliases = ("cr713-2009",)
+    name = "CR 713 (2009-07)"
+    document = "Comprehensive Rules, rule 713 \u201cTaking Shortcuts\u201d, first text"
+    citation = "Comprehensive Rules effective 2009-07-11 (Magic 2010)"
+    effective = "2009-07-11"
+    in_force = ("2009-07-11", "2009-09-03")
+    number = "713"
+    sources = (Source("2009-07-11_cr_713.txt"),)
+    amends = "cr-2008"
+    summary = "Taking Shortcuts replaces 421: propose and shorten (713.2); a repeated state makes the active player stop (713.3, two-player wording)."
     draw_rule = "104.4b"
-    #: How citations of this document are written (the MTR cites it as "CR 729.x").
+    #: How citations of this document are written (the MTR cites the CR as "CR 729.x").
     cite = ""
 
-    def rule(self, number: str) -> str:
-        """A rule of the CR as this ruleset cites it."""
-        return f"{self.cite}{number}"
+    rule_ids = _numbered("713", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "4", "5", "6")
+    loop_rule = "713.1b"
+
+    def today(self) -> str:
+        from .history import number_today
+
+        now = number_today()
+        return "" if now == self.number else f"Rule {self.number} is numbered {now} today (same rule)."
+
+    def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
+        """Who must stop a fragmented loop; None where this text does not say (713.3, 2009-07-11)."""
+        if set(involved) != set(ctx.scenario.players):
+            return None
+        return ctx.scenario.active
+
+    def rule(self, part: str) -> str:
+        """A rule of this CR as cited: ``rule("3")`` is "729.3"; a full id ("104.4b") keeps its number."""
+        return f"{self.cite}{part}" if "." in part else f"{self.cite}{self.number}.{part}"
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -52,20 +78,20 @@ class Cr2024(Ruleset):
         steps = ctx.scenario.steps
         loop = ctx.scenario.loop
         if any(s.conditional for s in steps):
-            ctx.say(self.rule("729.2a"), "a shortcut can't include conditional actions, where the outcome of a game event determines the next action: this loop must be played out.")
+            ctx.say(self.rule("2a"), "a shortcut can't include conditional actions, where the outcome of a game event determines the next action: this loop must be played out.")
             return Decision(Result.NO_SHORTCUT)
         if any(s.random for s in steps):
             ctx.note(
-                "729.2a forbids conditional actions but not randomness as such. Reading taken: a random step whose "
-                "result does not decide the next action may be shortcut (though 729.2a also speaks of the "
+                f"{self.number}.2a forbids conditional actions but not randomness as such. Reading taken: a random step whose "
+                f"result does not decide the next action may be shortcut (though {self.number}.2a also speaks of the "
                 "\u201cpredictable results\u201d of the sequence)."
             )
         if loop.spans_turns:
-            ctx.say(self.rule("729.2a"), "the proposed sequence \u201cmay even cross multiple turns\u201d.")
+            ctx.say(self.rule("2a"), "the proposed sequence \u201cmay even cross multiple turns\u201d.")
         if loop.shortcut_before:
-            ctx.note("Rule 729 has no rule against restarting a loop that was shortcut before; it is settled as if new.")
+            ctx.note(f"Rule {self.number} has no rule against restarting a loop that was shortcut before; it is settled as if new.")
         if any(s.hidden for s in steps):
-            ctx.note("Rule 729 says nothing about choices involving hidden information; no judge is called for.")
+            ctx.note(f"Rule {self.number} says nothing about choices involving hidden information; no judge is called for.")
         return None
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
@@ -73,7 +99,7 @@ class Cr2024(Ruleset):
         for step in ctx.scenario.steps:
             if step.unless:
                 ctx.say(
-                    self.rule("729.6"),
+                    self.rule("6"),
                     f"\u201c{step.does}\u201d: no player can be forced to perform \u201c{step.unless.does}\u201d; "
                     "if nobody does, the loop continues as though the effect were mandatory.",
                 )
@@ -86,14 +112,14 @@ class Cr2024(Ruleset):
         stops = self.intervening(ctx, facts.turn_order, need_means=True)
         if not stops:
             for breaker in ctx.scenario.breakers:
-                ctx.say(self.rule("729.5"), f"{breaker.by} could \u201c{breaker.does}\u201d but can't be forced to, and doesn't.")
-            ctx.say(self.rule("729.4"), "the loop contains only mandatory actions: the game is a draw.")
+                ctx.say(self.rule("5"), f"{breaker.by} could \u201c{breaker.does}\u201d but can't be forced to, and doesn't.")
+            ctx.say(self.rule("4"), "the loop contains only mandatory actions: the game is a draw.")
             ctx.say(self.rule(self.draw_rule), "a loop of mandatory actions with no way to stop: the game is a draw.")
             return Decision(Result.DRAW)
         first, ties = earliest(stops, facts, facts.turn_order)
-        rule = "729.6" if any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps) else "729.5"
+        rule = "6" if any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps) else "5"
         ctx.say(self.rule(rule), f"nobody can be forced to end the loop, but {first.player} chooses to break it ({ctx.means(first.player)}) {first.point.describe()}.")
-        ctx.say(self.rule("729.2c"), f"the loop is shortcut to that point, where {first.player} makes a different choice.", quote=[self.rule("729.2c")])
+        ctx.say(self.rule("2c"), f"the loop is shortcut to that point, where {first.player} makes a different choice.", quote=[self.rule("2c")])
         self._note_ties(ctx, first, ties, "the first in turn order from the active player, who receives priority first")
         return Decision(Result.SHORTCUT, first.point, first.player)
 
@@ -105,24 +131,24 @@ class Cr2024(Ruleset):
         """729.2a-c: ``proposer`` proposes ending at ``end``; others in turn order accept or shorten."""
         facts = ctx.facts
         number = ctx.number(proposer)
-        ctx.say(self.rule("729.2a"), f"{ctx.who(proposer)} proposes a shortcut: repeat the loop {times(number)}, ending {end.describe()}.")
+        ctx.say(self.rule("2a"), f"{ctx.who(proposer)} proposes a shortcut: repeat the loop {times(number)}, ending {end.describe()}.")
         current = Stop(proposer, end)
         others = facts.players_after(proposer)
         for player in others:
             point = facts.deviation_point(player)
             if point is not None and _before(facts, point, current.point):
-                ctx.say(self.rule("729.2b"), f"{player} shortens it to {point.describe()}, where they will make a different game choice.")
+                ctx.say(self.rule("2b"), f"{player} shortens it to {point.describe()}, where they will make a different game choice.")
                 current = Stop(player, point)
             else:
-                ctx.say(self.rule("729.2b"), f"{player} accepts.")
+                ctx.say(self.rule("2b"), f"{player} accepts.")
                 if point is not None and point == current.point:
                     reason = (
-                        "since a shortening must name an earlier point than the proposal (729.2b)"
+                        f"since a shortening must name an earlier point than the proposal ({self.rule('2b')})"
                         if current.player == proposer
-                        else "who shortened it first, in turn order after the proposer (729.2b)"
+                        else f"who shortened it first, in turn order after the proposer ({self.rule('2b')})"
                     )
                     self._note_ties(ctx, current, [Stop(player, point)], reason)
-        ctx.say(self.rule("729.2c"), f"the shortcut is taken to {current.point.describe()}; {current.player} makes a different game choice there.")
+        ctx.say(self.rule("2c"), f"the shortcut is taken to {current.point.describe()}; {current.player} makes a different game choice there.")
         return Decision(Result.SHORTCUT, current.point, current.player)
 
     def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
@@ -135,19 +161,19 @@ class Cr2024(Ruleset):
         if self.first_repeat(ctx) is not None:
             return self._settle_shared(ctx, involved, per_player=involved)
         ctx.note(
-            "Rule 729 has no rule for independent sets of actions. Reading taken: each player proposes a "
+            f"Rule {self.number} has no rule for independent sets of actions. Reading taken: each player proposes a "
             "shortcut of their own loop (the active player first) and each set repeats its own number of times."
         )
         counts: dict[str, Count] = {}
         for player in involved:
             counts[player] = ctx.number(player)
-            ctx.say(self.rule("729.2a"), f"{ctx.who(player)} proposes to repeat their own actions {times(counts[player])}; the others accept.")
+            ctx.say(self.rule("2a"), f"{ctx.who(player)} proposes to repeat their own actions {times(counts[player])}; the others accept.")
         outsiders = [p for p in facts.turn_order if p not in involved]
         stops = self.intervening(ctx, outsiders, need_means=False)
         if stops:
             first, _ = earliest(stops, facts, facts.turn_order)
             reached = facts.counts_at(first.point, counts)
-            ctx.say(self.rule("729.2b"), f"{first.player} shortens every proposal to {first.point.describe()}.")
+            ctx.say(self.rule("2b"), f"{first.player} shortens every proposal to {first.point.describe()}.")
             counts = {p: _smaller(c, reached[p]) for p, c in counts.items()}
             return Decision(Result.SHORTCUT, deviates=first.player, counts=counts)
         return Decision(Result.SHORTCUT, counts=counts)
@@ -156,6 +182,17 @@ class Cr2024(Ruleset):
         facts = ctx.facts
         proposer = involved[0]
         repeat = self.first_repeat(ctx)
+        if repeat is not None:
+            designated = self.fragmented_player(ctx, involved)
+            if designated is None:
+                return self.unspecified(
+                    ctx,
+                    self.rule("3"),
+                    f"the loop is fragmented, but {self.rule('3')} of {self.effective} is written for a game in which each "
+                    f"player performs an action of the loop and names only \u201cthe active player\u201d; here "
+                    f"{', '.join(p for p in ctx.scenario.players if p not in involved)} take no part",
+                )
+            proposer = designated
         own = facts.own_point(proposer, ctx.number(proposer))
         end = own
         if repeat is not None:
@@ -167,23 +204,23 @@ class Cr2024(Ruleset):
                 end = forced
                 if forced != repeat:
                     ctx.note(
-                        f"729.3 says the player \u201cmust then make a different game choice\u201d; {proposer} has no choice at the "
+                        f"{self.number}.3 says the player \u201cmust then make a different game choice\u201d; {proposer} has no choice at the "
                         f"point where the state repeats ({repeat.describe()}). Reading taken: they deviate at their next "
                         f"choice, {forced.describe()}."
                     )
                 if ctx.scenario.loop.spans_turns:
                     ctx.note(
-                        "Across turns \u201cthe active player\u201d of 729.3 changes from turn to turn. Reading taken: the "
+                        f"Across turns \u201cthe active player\u201d of {self.number}.3 changes from turn to turn. Reading taken: the "
                         "active player when the loop began."
                     )
                 ctx.say(
-                    self.rule("729.3"),
+                    self.rule("3"),
                     f"the loop is fragmented: the same game state is reached again {repeat.describe()}. {proposer}, {who}, "
                     f"must then make a different game choice, at their next action: {forced.describe()}.",
                 )
             else:
                 ctx.say(
-                    self.rule("729.3"),
+                    self.rule("3"),
                     f"the game state would repeat {repeat.describe()}, but {proposer}, {who}, stops sooner of their own accord.",
                 )
         decision = self._propose(ctx, proposer, end, involved)
@@ -198,7 +235,7 @@ class Cr2024(Ruleset):
         if repeat is not None and loop.spans_turns and loop.meaningful_change:
             ctx.note(
                 "The game state changes meaningfully from turn to turn (e.g. cards drawn), so it is never the same "
-                "game state again even where the tracked values repeat: 729.3 does not apply (reading)."
+                f"game state again even where the tracked values repeat: {self.number}.3 does not apply (reading)."
             )
             return None
         return repeat
@@ -221,6 +258,57 @@ class Cr2024(Ruleset):
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
         return False
+
+
+class Cr2009Sept(Cr2009):
+    """CR 713 "Taking Shortcuts" with the multiplayer 713.3 of 2009-09-04.
+
+    Amends the 2009-07-11 text in one rule: a fragmented loop is one where "each player *involved
+    in the loop*" performs an independent action, and the player who must stop is the active
+    player "or, if the active player is not involved in the loop, the first player in turn order
+    who is involved".  The same text, renumbered 714 .. 728 (and 720.1c added on 2018-07-13: the
+    Tournament Rules take precedence in tournaments), stood until the 2024 text.
+    """
+
+    key = "cr-2009-09"
+    aliases = ("cr713-2009-09",)
+    name = "CR 713 (2009-09)"
+    document = "Comprehensive Rules, rule 713 \u201cTaking Shortcuts\u201d, multiplayer 713.3"
+    citation = "Comprehensive Rules effective 2009-09-04 (713.3); the same rule, renumbered, until 2024-06-06"
+    effective = "2009-09-04"
+    in_force = ("2009-09-04", "2024-06-06")
+    number = "713"
+    sources = (Source("2009-09-04_cr_713.3.txt"), Source("2009-07-11_cr_713.txt"))
+    amends = "cr-2009"
+    summary = "713.3 made multiplayer: the active player, or the first involved player, must stop a fragmented loop."
+
+    def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
+        """The active player, or the first involved player in turn order."""
+        return involved[0]
+
+
+class Cr2024(Cr2009Sept):
+    """CR 729 "Taking Shortcuts", text of 2024-06-07 (the current CR; renumbered 730, then 731).
+
+    The same rules as the multiplayer text of 2009-09-04, renumbered (713 became 729 by way of
+    714 .. 728) and with 729.1c (since 2018-07-13 as 720.1c): in a tournament the Tournament Rules
+    take precedence.  Still in force: renumbered 730 on 2025-04-04 and 731 on 2025-07-25, with
+    only the examples' wording changed (text of 2026-01-16).
+    """
+
+    key = "cr-2024"
+    aliases = ("cr-current", "cr729", "cr")
+    name = "CR 729 (2024)"
+    document = "Comprehensive Rules, rule 729 \u201cTaking Shortcuts\u201d"
+    citation = "Comprehensive Rules effective 2024-06-07 (Modern Horizons 3)"
+    effective = "2024-06-07"
+    in_force = ("2024-06-07", None)
+    number = "729"
+    rule_ids = _numbered("729", "1", "1a", "1b", "1c", "2", "2a", "2b", "2c", "3", "4", "5", "6")
+    loop_rule = "729.1b"
+    sources = (Source("2024-06-07_cr_729.txt"),)
+    amends = "cr-2009-09"
+    summary = "Taking Shortcuts as today: propose and shorten; a repeated game state makes the active player stop (729.3)."
 
 
 def _before(facts, a: CutPoint, b: CutPoint) -> bool:

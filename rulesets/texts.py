@@ -70,9 +70,12 @@ def document(filename: str, mtr_section: str | None = None) -> Document:
             rules.append([f"{mtr_section} ¶{paragraph}", stripped])
             continue
         match = _RULE_START.match(stripped)
-        if match:
+        if stripped.startswith("Note - ") and rules and rules[-1][0].startswith("G.21"):
+            # The Rules Summary's closing note on randomness is a ruling of its own.
+            rules.append(["G.21.Note", stripped[len("Note - "):]])
+        elif match:
             rules.append([match["id"], match["text"]])
-        elif rules and stripped.lower().startswith("example") or (rules and stripped.startswith("Note -")):
+        elif rules and stripped.lower().startswith("example"):
             rules[-1][1] += "\n" + stripped
         elif rules:
             rules[-1][1] += " " + stripped

@@ -400,11 +400,12 @@ def test_validate_refuses_a_folder_with_one_bad_file(tmp_path):
 # --- listings -----------------------------------------------------------------------------------------
 
 
-def test_rulesets_lists_the_four_keys():
+def test_rulesets_lists_every_era_in_chronological_order():
     result = run("rulesets")
     assert_clean_exit(result, 0)
-    keys = [line.split("|")[1].strip() for line in result.stdout.splitlines()[2:]]
-    assert keys == KEYS
+    keys = [line.split("|")[1].strip() for line in result.stdout.splitlines()[2:] if line.startswith("|")]
+    assert [k for k in keys if k in KEYS] == KEYS
+    assert keys == ["summary-1998", "cr-2004", "cr-2005", "cr-2008", "cr-2009", "cr-2009-09", "mtr-2018", "cr-2024", "mtr-current"]
 
 
 def test_scenarios_lists_the_builtins():
@@ -428,8 +429,9 @@ def test_gallery_writes_every_format_and_the_index_then_checks(tmp_path):
     result = run("gallery", "--dir", str(folder))
     assert_clean_exit(result, 0)
     names = library.names()
-    expected = {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")} | {"index.md", "index.html"}
+    expected = {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")} | {"index.md", "index.html", "timelines"}
     assert {p.name for p in folder.iterdir()} == expected
+    assert {p.name for p in (folder / "timelines").iterdir()} == {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")}
     _assert_self_contained((folder / "index.html").read_text(encoding="utf-8"))
     assert "flying-relents.md" in (folder / "index.md").read_text(encoding="utf-8")
     assert json.loads((folder / "flying-relents.json").read_text(encoding="utf-8"))["format"] == "loopcompare/1"

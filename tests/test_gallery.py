@@ -56,9 +56,18 @@ def test_gallery_file_matches_gold(name, file_regression):
 def test_gallery_has_no_stray_reports():
     # A report left behind by a renamed scenario would go stale silently.
     stray = sorted(
-        p.name for p in REPORTS.iterdir() if p.suffix in {".md", ".html", ".json"} and p.name not in FILES
+        p.relative_to(REPORTS).as_posix()
+        for p in REPORTS.rglob("*")
+        if p.suffix in {".md", ".html", ".json"} and p.relative_to(REPORTS).as_posix() not in FILES
     )
     assert not stray
+
+
+def test_every_scenario_has_a_timeline_naming_the_change():
+    text = FILES["timelines/flying-relents.md"]
+    assert "| 1999-04-23 to 2009-07-10 | CR 421 (2004), CR 421 (2005), CR 421 (2008)" in text
+    assert "CR 713 (2009-07), 2009-07-11: Taking Shortcuts replaces 421" in text
+    assert "## Tournament Rules" in text
 
 
 # Targeted checks, so a failure names what matters rather than only "bytes differ".
@@ -99,5 +108,5 @@ def test_json_reports_follow_the_format():
 def test_index_links_every_scenario():
     index = FILES["index.md"]
     for name in FILES:
-        if name.endswith(".md") and name != "index.md":
+        if name.endswith(".md") and name != "index.md" and "/" not in name:
             assert f"]({name})" in index

@@ -141,7 +141,7 @@ BAD = [
     ("format as a string", doc(top='format = "1"'), ["'format'", "'1'", "1 is the only version"]),
     ("format true", doc(top="format = true"), ["'format'", "1 is the only version"]),
     # --- expectations -----------------------------------------------------------------------------
-    ("unknown ruleset in [expect]", doc(tail='[expect.cr-1999]\nresult = "shortcut"'), ["[expect.cr-1999]", "unknown ruleset", "'cr-1999'", "cr-2004, cr-2008, cr-2024, mtr-current"]),
+    ("unknown ruleset in [expect]", doc(tail='[expect.cr-1999]\nresult = "shortcut"'), ["[expect.cr-1999]", "unknown ruleset", "'cr-1999'", "cr-2004, cr-2005, cr-2008", "cr-2024, mtr-current"]),
     ("unknown result in [expect]", doc(tail='[expect.cr-2004]\nresult = "win"'), ["[expect.cr-2004]", "result", "shortcut", "'win'"]),
     ("expect state of the wrong type", doc(tail="[expect.cr-2004]\nstate = { flying = 1 }"), ["[expect.cr-2004]", "'state.flying'", "boolean", "true or false", "got the number 1"]),
 ]

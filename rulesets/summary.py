@@ -1,0 +1,135 @@
+"""The Rules Summary's "Infinity" rulings (G.21), before the Comprehensive Rules.
+
+Until the first Comprehensive Rules (1999-04-23), the official Rules Summary and its rulings were
+the rules for loops.  G.21 has no draw: a loop nobody controls repeats the *larger* of the
+numbers the players pick, and then stops where it would begin again.
+"""
+
+from __future__ import annotations
+
+from .base import Decision, Ruleset, Settlement, Source, Stop, describe_count, earliest, times
+from .outcome import Result
+from .scenario import UNBOUNDED, CutPoint
+
+
+class Summary1998(Ruleset):
+    """Rules Summary G.21 "Infinity" (rulings of 1998-03-31 to 1998-11-03; Fifth Edition era).
+
+    * G.21.2: a combination completely under player control: the player demonstrates it and
+      states how many times (a positive, finite integer); any player may stop it sooner to act.
+    * G.21.3: a loop the players have no control over: each player picks a number, the active
+      player first, and the loop repeats the *larger* number of times; a player with a legal
+      action can stop it sooner.  There is no draw.
+    * G.21.4: cards remain where they would be at the end of the loop.
+    * Ruling 4 (1998-11-03): a loop that will end is run to completion.
+    * The closing note: for loops with randomness (coin flips, shuffles) there is no ruling;
+      "the result will be up to the judge".
+
+    G.21 says nothing about loops that need several players' actions, "unless" effects, loops
+    across turns, restarts or hidden information.
+    """
+
+    key = "summary-1998"
+    aliases = ("g21", "rules-summary")
+    name = "Rules Summary G.21 (1998)"
+    document = "Official Rules Summary (Fifth Edition), G.21 \u201cInfinity\u201d"
+    citation = "Official Magic: The Gathering Rules Summary, final Fifth Edition release, rulings 1998-03-31 to 1998-11-03"
+    effective = "1998-03-31"
+    in_force = ("1998-03-31", "1999-04-22")
+    rule_ids = ("G.21.1", "G.21.2", "G.21.3", "G.21.4", "G.21.Ruling.4", "G.21.Note")
+    sources = (Source("1998-03-31_rulings-summary_G21.txt"),)
+    summary = "Before the CR: a loop nobody controls repeats the larger number chosen (no draw); a loop that will end runs to completion."
+    loop_rule = "G.21.1"
+    ends_rule = "G.21.Ruling.4"
+    draw_rule = ""
+
+    def today(self) -> str:
+        return "Replaced by Comprehensive Rules 421 on 1999-04-23; the loop rule is Taking Shortcuts today."
+
+    def restrictions(self, ctx: Settlement) -> Decision | None:
+        """The closing note: loops with randomness are left to the judge."""
+        steps = ctx.scenario.steps
+        if any(s.random or s.conditional for s in steps):
+            ctx.say(
+                "G.21.Note",
+                "there is no ruling for loops with an element of randomness (or repeated until a condition occurs): "
+                "the result is up to the judge.",
+            )
+            ctx.judge = True
+            return Decision(Result.UNSPECIFIED)
+        loop = ctx.scenario.loop
+        for flag, what in (
+            (loop.spans_turns, "loops that continue across turns"),
+            (loop.shortcut_before, "restarting a loop (G.21.2 says stopping a loop \u201cdoes not stop the player from starting the loop again\u201d)"),
+            (any(s.hidden for s in steps), "choices that involve hidden information"),
+        ):
+            if flag:
+                ctx.note(f"G.21 says nothing about {what}; the loop is settled as any other (reading).")
+        return None
+
+    def involved(self, ctx: Settlement) -> tuple[str, ...]:
+        """Players in control: optional actions, and (reading) the choice not to pay an "unless" cost."""
+        facts = ctx.facts
+        payers = facts.unless_payers
+        if payers:
+            ctx.note(
+                "G.21 has no rule for \u201c[X] unless [Y]\u201d effects. Reading taken (as for CR 421 before 2008): the "
+                f"choice not to perform [Y] puts the loop under the control of {', '.join(payers)}."
+            )
+        return facts.in_turn_order(facts.optional_controllers + payers)
+
+    def mandatory(self, ctx: Settlement) -> Decision:
+        """G.21.3: each player picks a number, the active player first; the larger one counts."""
+        facts = ctx.facts
+        numbers = {}
+        for player in facts.turn_order:
+            numbers[player] = ctx.number(player)
+            ctx.say("G.21.3", f"{ctx.who(player)} picks a number: {describe_count(numbers[player])}.")
+        largest = UNBOUNDED if UNBOUNDED in numbers.values() else max(numbers.values())
+        ctx.say("G.21.3", f"the loop repeats {times(largest)}, the larger of the numbers chosen; there is no draw.")
+        breakers = self.intervening(ctx, facts.turn_order, need_means=True)
+        end = CutPoint(largest, 0)
+        if breakers:
+            first, ties = earliest(breakers, facts, facts.turn_order)
+            if largest is UNBOUNDED or facts.position(first.point) < facts.position(end):
+                ctx.say("G.21.3", f"{first.player} has a legal action and stops the loop sooner, {first.point.describe()}, to take it ({ctx.means(first.player)}).")
+                if ties:
+                    ctx.note(f"{first.player} and {', '.join(t.player for t in ties)} would act at the same point; reading taken: {first.player}, first in turn order from the active player.")
+                return Decision(Result.SHORTCUT, first.point, first.player)
+        ctx.say("G.21.4", f"the loop ends where it would begin again, {end.describe()}; cards remain where they would be at the end of the loop.")
+        return Decision(Result.SHORTCUT, end, None)
+
+    def intervening(self, ctx: Settlement, players, *, need_means: bool) -> list[Stop]:
+        """As the base class, but under G.21.3 a number without a way to act is still a number."""
+        stops = []
+        for p in players:
+            point = ctx.facts.deviation_point(p)
+            if point is not None and (not need_means or ctx.means(p) is not None):
+                stops.append(Stop(p, point))
+        return stops
+
+    def one_controller(self, ctx: Settlement, controller: str) -> Decision:
+        """G.21.2: the player states how many times; any player may stop it sooner to act."""
+        facts = ctx.facts
+        number = ctx.number(controller)
+        ctx.say("G.21.2", f"the loop is completely under {ctx.who(controller)}'s control: they demonstrate it and state a number: {describe_count(number)}.")
+        if number == 0:
+            ctx.note("G.21.2 asks for \u201ca positive, finite integer\u201d; a number of 0 is read as not starting the loop.")
+        own = Stop(controller, facts.own_point(controller, number))
+        others = [p for p in facts.turn_order if p != controller]
+        first, ties = earliest([own] + self.intervening(ctx, others, need_means=False), facts, [controller] + others)
+        if first.player == controller:
+            ctx.say("G.21.2", f"nobody interferes: the actions occur {times(number)}.")
+        else:
+            ctx.say("G.21.2", f"{first.player} says that after a smaller number of times they want to stop the loop to take an action: {first.point.describe()}.")
+        if ties:
+            ctx.note(f"{first.player} and {', '.join(t.player for t in ties)} would act at the same point; reading taken: {first.player}, who named the number or comes first in turn order.")
+        return Decision(Result.SHORTCUT, first.point, first.player)
+
+    def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """G.21.2 speaks of one player stating a number; a loop needing several players is not covered."""
+        return self.unspecified(ctx, "G.21.2", f"G.21.2 covers a combination one player demonstrates and numbers; here {len(involved)} players' actions sustain the loop")
+
+    def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
+        """Not covered either (no rule for several players' sets of actions)."""
+        return self.unspecified(ctx, "G.21.2", f"G.21.2 covers a combination one player demonstrates and numbers; here {len(involved)} players each control actions")
