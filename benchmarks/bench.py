@@ -6,6 +6,7 @@ Prints:
 * the cost of settling an intent of 10^6 against one of 10^100, and of 3 (the ratios should be
   about 1: outcomes are computed in closed form, never iteration by iteration);
 * the CLI's start-up time against ``python -c pass``;
+* the atlas's size, time and throughput, on one process and on all CPUs;
 * the time to render the whole gallery.
 
 Figures vary by machine; the README records one run.  Nothing here is a pass/fail test.
@@ -111,8 +112,21 @@ def main() -> None:
     cli = run([sys.executable, "-m", "comparator.cli", "--help"])
     print(f"\nstart-up: python -c pass {bare * 1000:.0f} ms; loopcompare --help {cli * 1000:.0f} ms (+{(cli - bare) * 1000:.0f} ms)")
 
-    elapsed = best_of(gallery_files, repeat=3)
-    print(f"rendering the whole gallery ({len(gallery_files())} files): {elapsed * 1000:.0f} ms")
+    from comparator import atlas
+
+    mission = registry().select([])
+    print(f"\nthe atlas: {atlas.size():,} loops, {len(atlas.shapes()):,} shapes, under {len(mission)} rulesets")
+    for jobs in (1, None):
+        start = time.perf_counter()
+        result = atlas.build(mission, jobs=jobs)
+        elapsed = time.perf_counter() - start
+        label = "1 process" if jobs == 1 else "all CPUs"
+        print(f"  {label:<10} {elapsed:6.1f} s   {result.total / elapsed:8,.0f} loops/s   {len(result.classes)} classes")
+
+    start = time.perf_counter()
+    files = gallery_files()
+    elapsed = time.perf_counter() - start
+    print(f"\nrendering the whole gallery ({len(files)} files, atlas included): {elapsed:.1f} s")
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ and the terminal; every file it writes is written whole or not at all.
 
 from __future__ import annotations
 
+import functools
 import os
 import sys
 import tempfile
@@ -91,14 +92,14 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def render(comparisons, fmt: str, *, only_differences: bool = False, title: str | None = None, links=None) -> str:
+def render(comparisons, fmt: str, *, only_differences: bool = False, title: str | None = None, links=None, see_also=()) -> str:
     """A report of comparisons in one format."""
     from . import render as renderers
     from .report import build
 
     if fmt == "json":
         return renderers.json_report(comparisons)
-    report = build(comparisons, title=title, only_differences=only_differences, links=links)
+    report = build(comparisons, title=title, only_differences=only_differences, links=links, see_also=see_also)
     return renderers.markdown(report) if fmt == "md" else renderers.html(report)
 
 
@@ -263,6 +264,57 @@ def timeline(paths, fmt, output) -> None:
     _emit(render_timelines(timelines, fmt), output)
 
 
+def render_atlas(atlas, fmt: str) -> str:
+    """The atlas in one format."""
+    from . import render as renderers
+
+    return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
+
+
+def build_atlas(rulesets, jobs: int | None):
+    """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise)."""
+    from . import atlas as atlases
+
+    if not sys.stderr.isatty():
+        return atlases.build(rulesets, jobs=jobs)
+    with click.progressbar(length=len(atlases.shapes()), label="settling loops", file=sys.stderr) as bar:
+        return atlases.build(rulesets, jobs=jobs, progress=bar.update)
+
+
+@main.command()
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
+@click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
+def atlas(keys, fmt, output, jobs, examples_dir) -> None:
+    """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
+    from . import atlas as atlases
+
+    rulesets = _rulesets(keys)
+    if len(rulesets) < 2:
+        raise InputError("the atlas compares two or more rulesets")
+    result = build_atlas(rulesets, jobs)
+    text = render_atlas(result, fmt)
+    if examples_dir:
+        folder = Path(examples_dir)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{folder}: can't create the folder: {exc.strerror or exc}") from None
+        for i, cls in enumerate(result.classes, 1):
+            write_atomic(folder / f"class-{i}.toml", atlases.to_toml(cls.example))
+    _emit(text, output)
+
+
+@functools.lru_cache(maxsize=1)
+def _mission_atlas():
+    """The gallery's atlas (the four mission rulesets), built once per process."""
+    from . import atlas as atlases
+
+    return atlases.build(_registry().select([]))
+
+
 def gallery_files() -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
     and its timeline under every era (``timelines/``)."""
@@ -283,9 +335,14 @@ def gallery_files() -> dict[str, str]:
         for fmt in FORMATS:
             files[f"{c.scenario.id}.{fmt}"] = render([c], fmt)
             files[f"timelines/{c.scenario.id}.{fmt}"] = render_timelines([timeline], fmt)
+    atlas = _mission_atlas()
+    for fmt in FORMATS:
+        files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
     title = "loopcompare gallery: the built-in loops under every ruleset"
-    files["index.md"] = render(comparisons, "md", title=title, links=[f"{c.scenario.id}.md" for c in comparisons])
-    files["index.html"] = render(comparisons, "html", title=title, links=[f"{c.scenario.id}.html" for c in comparisons])
+    for fmt in ("md", "html"):
+        see_also = [("the divergence atlas", f"atlas.{fmt}")] + [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
+        links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
+        files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also)
     return dict(sorted(files.items()))
 
 

@@ -61,7 +61,7 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         )
 
 
-def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, anchor: bool) -> None:
+def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, anchor: bool, quotes: bool = True) -> None:
     h = "#" * level
     sc = view.scenario
     if anchor:
@@ -111,7 +111,7 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
         if section.notes:
             out.append("**Notes (where the text is silent or ambiguous):**\n")
             out.append("\n".join(f"- {md(n)}" for n in section.notes) + "\n")
-        if section.quotes:
+        if section.quotes and quotes:
             out.append("**Rules quoted:**\n")
             for key, paragraphs in section.quotes:
                 body = "\n>\n".join(f"> {md(p)}" for p in paragraphs)
@@ -124,6 +124,8 @@ def markdown(report: Report) -> str:
     if report.several:
         out.append("## Contents\n")
         out.append("\n".join(f"- [{md(s.title)}]({s.link})" for s in report.summary) + "\n")
+        if report.see_also:
+            out.append("See also: " + "; ".join(f"[{md(text)}]({link})" for text, link in report.see_also) + ".\n")
         out.append("## Summary\n")
         out.append(f"Each cell: result \u00d7 iterations (+ steps), who deviates, and the state at the cut. **{DIFFERS}** marks the loops the rulesets disagree on.\n")
         headers = ["Loop"] + [c.name for c in report.columns] + [DIFFERS]
@@ -232,4 +234,119 @@ def timeline_json(timelines) -> str:
     from .timeline import to_json
 
     doc = {"format": "loopcompare/timeline/1", "timelines": [to_json(t) for t in timelines]}
+    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+
+
+# --- the atlas -------------------------------------------------------------------------------------
+
+
+def _share(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "\u2014"
+
+
+def atlas_markdown(atlas) -> str:
+    """The divergence atlas as markdown: summary, pairwise figures, and every class with its
+    smallest example (rules are cited in each transcript; the texts are quoted in the gallery)."""
+    from . import atlas as atlases
+    from .report import comparison_view
+
+    names = ", ".join(r.name for r in atlas.rulesets)
+    out = [f"# Divergence atlas: {md(names)}\n"]
+    out.append(
+        f"{atlas.total:,} canonical small loops settled under each ruleset. In {atlas.agreeing:,} "
+        f"({_share(atlas.agreeing, atlas.total)}) every ruleset gives the same outcome; the other "
+        f"{atlas.total - atlas.agreeing:,} fall into {len(atlas.classes)} classes of disagreement, listed by size. "
+        "A class is a pattern: which rulesets give which result, and which of those that cut the loop agree "
+        "on who deviates, who has the last word, the final state and the number of iterations.\n"
+    )
+    out.append("## By number of players\n")
+    out.append(md_table(["Players", "Loops", "All rulesets agree"], [[str(n), f"{t:,}", f"{a:,} ({_share(a, t)})"] for n, t, a in atlas.by_players]) + "\n")
+    out.append("## How often each pair of rulesets disagrees\n")
+    by_key = {r.key: r.name for r in atlas.rulesets}
+    out.append(md_table(["Rulesets", "Disagree", "Share"], [[f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)] for a, b, n in atlas.pairs]) + "\n")
+    out.append("## Classes of disagreement\n")
+    rows = [[Raw(f"[{i}](#class-{i})"), f"{c.count:,}", _share(c.count, atlas.total), atlases.sentence(atlas, c)] for i, c in enumerate(atlas.classes, 1)]
+    out.append(md_table(["Class", "Loops", "Share", "What differs"], rows) + "\n")
+    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.comparisons()), 1):
+        out.append(f'<a id="class-{i}"></a>\n')
+        out.append(f"## Class {i}: {cls.count:,} loops ({_share(cls.count, atlas.total)})\n")
+        out.append(md(atlases.sentence(atlas, cls)) + "\n")
+        out.append("\n".join(f"- {md(side)}: {md(', '.join(rules) or 'no rule cited')}" for side, rules in atlases.sides(atlas, cls, comparison)) + "\n")
+        out.append("Smallest example (fewest players, then fewest steps); saved as a scenario file it reproduces this class:\n")
+        view = comparison_view(comparison, f"class-{i}-example")
+        _markdown_comparison(view, 3, out, anchor=False, quotes=False)
+    return _finish("\n".join(out))
+
+
+def atlas_html(atlas) -> str:
+    """The divergence atlas as one self-contained HTML page."""
+    from importlib import resources
+
+    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+
+    from . import atlas as atlases
+    from .report import comparison_view
+
+    env = Environment(
+        loader=PackageLoader("comparator", "templates"),
+        autoescape=select_autoescape(default=True, default_for_string=True),
+        undefined=StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
+    by_key = {r.key: r.name for r in atlas.rulesets}
+    classes = []
+    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.comparisons()), 1):
+        classes.append(
+            {
+                "number": i,
+                "count": f"{cls.count:,}",
+                "share": _share(cls.count, atlas.total),
+                "sentence": atlases.sentence(atlas, cls),
+                "sides": atlases.sides(atlas, cls, comparison),
+                "view": comparison_view(comparison, f"class-{i}-example"),
+            }
+        )
+    page = env.get_template("atlas.html.j2").render(
+        title="Divergence atlas: " + ", ".join(r.name for r in atlas.rulesets),
+        atlas=atlas,
+        classes=classes,
+        pairs=[(f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)) for a, b, n in atlas.pairs],
+        players=[(n, f"{t:,}", f"{a:,} ({_share(a, t)})") for n, t, a in atlas.by_players],
+        agreeing=f"{atlas.agreeing:,} ({_share(atlas.agreeing, atlas.total)})",
+        css=css,
+        differs=DIFFERS,
+    )
+    return _finish(page)
+
+
+def atlas_json(atlas) -> str:
+    """The divergence atlas as JSON (``loopcompare/atlas/1``)."""
+    from . import atlas as atlases
+
+    classes = []
+    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.comparisons()), 1):
+        results, *parts = cls.signature
+        classes.append(
+            {
+                "class": i,
+                "count": cls.count,
+                "sentence": atlases.sentence(atlas, cls),
+                "results": list(results),
+                "agreement": {f: list(p) for f, p in zip(atlases.FIELDS, parts)},
+                "sides": [{"rulesets": side, "rules": list(rules)} for side, rules in atlases.sides(atlas, cls, comparison)],
+                "example": {"toml": atlases.to_toml(cls.example), "comparison": comparison.to_json()},
+            }
+        )
+    doc = {
+        "format": "loopcompare/atlas/1",
+        "rulesets": [{"key": r.key, "name": r.name, "effective": r.effective} for r in atlas.rulesets],
+        "total": atlas.total,
+        "agreeing": atlas.agreeing,
+        "by_players": [{"players": n, "total": t, "agreeing": a} for n, t, a in atlas.by_players],
+        "pairs": [{"rulesets": [a, b], "disagree": n} for a, b, n in atlas.pairs],
+        "classes": classes,
+    }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

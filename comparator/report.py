@@ -130,6 +130,8 @@ class Report:
     columns: tuple[Column, ...]
     summary: tuple[SummaryRow, ...]
     only_differences: bool
+    see_also: tuple[tuple[str, str], ...] = ()
+    """Further reading for a report on several scenarios: (text, link) pairs."""
 
     @property
     def several(self) -> bool:
@@ -320,6 +322,7 @@ def build(
     title: str | None = None,
     only_differences: bool = False,
     links: Sequence[str] | None = None,
+    see_also: Sequence[tuple[str, str]] = (),
 ) -> Report:
     """The report of one or several comparisons.
 
@@ -345,4 +348,4 @@ def build(
     )
     if title is None:
         title = comparisons[0].scenario.scenario.title if len(comparisons) == 1 else f"{len(comparisons)} loops compared"
-    return Report(title, views, columns(all_rulesets), summary, only_differences)
+    return Report(title, views, columns(all_rulesets), summary, only_differences, tuple(see_also))

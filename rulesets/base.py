@@ -18,6 +18,7 @@ silent or ambiguous text becomes a note.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, Iterable, Mapping, Sequence
 
 from . import texts
@@ -187,6 +188,12 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
     return first, ties
 
 
+@lru_cache(maxsize=None)
+def _quote(cls: type, key: str) -> str:
+    """Rule texts never change while running: look each up once per ruleset class."""
+    return cls._lookup(cls(), key)
+
+
 class Ruleset:
     """A rules document's way of settling loops.
 
@@ -334,6 +341,9 @@ class Ruleset:
 
     def quote(self, key: str) -> str:
         """The text of a cited rule, from this ruleset's sources (or the draw rules it cites)."""
+        return _quote(type(self), key)
+
+    def _lookup(self, key: str) -> str:
         for source in self.sources:
             bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
             try:

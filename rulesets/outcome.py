@@ -86,6 +86,6 @@ def plain(value):
     """Turn counts and values into JSON-ready data: UNBOUNDED becomes ``"unbounded"``."""
     if value is UNBOUNDED:
         return "unbounded"
-    if isinstance(value, Mapping):
+    if isinstance(value, dict):
         return {k: plain(v) for k, v in value.items()}
     return value

@@ -110,3 +110,11 @@ def test_index_links_every_scenario():
     for name in FILES:
         if name.endswith(".md") and name != "index.md" and "/" not in name:
             assert f"]({name})" in index
+    assert "](timelines/" in index
+
+
+def test_the_atlas_is_in_the_gallery_with_its_summary():
+    text = FILES["atlas.md"]
+    assert text.startswith("# Divergence atlas: CR 421 (2004), CR 421 (2008), CR 729 (2024), MTR 4.4 (current)\n")
+    assert "## How often each pair of rulesets disagrees" in text
+    assert '<a id="class-1"></a>' in text

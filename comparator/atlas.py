@@ -1,0 +1,412 @@
+"""The divergence atlas: every way the eras disagree, found by enumerating small loops.
+
+The space is enumerated canonically (the active player is always the first player, so no two
+scenarios differ only by renaming players), settled under each ruleset, and grouped by the
+*pattern* of disagreement: which rulesets agree with which on the result, who deviates, who has
+the last word, the final state and the number of iterations.  Each class keeps its count and its
+smallest example (fewest players, then fewest steps, then enumeration order), so memory stays
+flat however large the space: outcomes are streamed, never collected.
+
+How the space is bounded (the README repeats this):
+
+* 2 to 4 players, in turn order, the first one active;
+* any subset of players controls one optional step each, in every order; with two or more, the
+  loop is dependent or independent; the state toggles (a shared flag: it repeats) or grows (a
+  counter: it never repeats);
+* each player's intent is "never", 1 or 2 (so lower, equal and higher all occur);
+* with 2 or 3 players, at most one feature is added: an "unless" step (any payer), a breaker
+  (any holder), a loop that ends by itself after two iterations, a random or a conditional
+  step, a loop across turns (with or without a meaningful change), a restart, or a hidden
+  choice; 4-player loops have no features.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+from dataclasses import dataclass, field
+from typing import Iterator, Sequence
+
+from rulesets import Ruleset
+
+from .compare import Comparison, compare
+from .loader import ScenarioFile, parse_document
+
+PLAYERS = ("Alice", "Bob", "Carol", "Dana")
+INTENTS = ("never", 1, 2)
+FEATURES_UP_TO = 3  # players; 4-player loops are enumerated without features
+FIELDS = ("deviates", "last_action", "state", "iterations")
+FIELD_WORDS = {
+    "deviates": "who deviates",
+    "last_action": "who has the last word",
+    "state": "the final state",
+    "iterations": "the number of iterations",
+}
+
+
+# --- the space ----------------------------------------------------------------------------------
+
+
+def _feature_variants(n: int, k: int) -> list[tuple[str, str | None]]:
+    players = PLAYERS[:n]
+    out: list[tuple[str, str | None]] = [("plain", None)]
+    if n > FEATURES_UP_TO:
+        return out
+    out += [("unless", p) for p in players]
+    out += [("breaker", p) for p in players]
+    out += [("ends", None), ("random", None), ("conditional", None), ("across_turns", None), ("across_turns_changing", None), ("restart", None)]
+    if k:
+        out.append(("hidden_choice", None))
+    return out
+
+
+def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, feature: str, who: str | None) -> dict:
+    """One loop without intents, as a scenario document."""
+    players = list(PLAYERS[:n])
+    state: dict = {"count": 0} if grows else {"flag": False}
+    steps = []
+    for i, p in enumerate(order):
+        step = {"by": p, "does": f"{p}'s optional action", "optional": True}
+        if grows:
+            step["add"] = {"count": 1}
+        else:
+            step["set"] = {"flag": i % 2 == 0}
+        steps.append(step)
+    if not order:
+        steps.append({"by": players[0], "does": "a trigger that triggers itself again", "set": {"flag": True}})
+    doc: dict = {"title": "", "players": players, "state": state, "step": steps}
+    loop: dict = {}
+    if independent:
+        loop["independent"] = True
+    if feature == "unless":
+        trigger = {"by": players[0], "does": "a trigger", "unless": {"by": who, "does": "pays {1}"}}
+        if order:
+            steps.append(trigger)
+        else:
+            steps[0]["unless"] = trigger["unless"]
+    elif feature == "breaker":
+        doc["breaker"] = [{"by": who, "does": "destroys a permanent of the loop"}]
+    elif feature == "ends":
+        state["life"] = 2
+        drain = {"by": players[0], "does": "a trigger: lose 1 life", "add": {"life": -1}}
+        if order:
+            steps.append(drain)
+        else:
+            steps[0]["add"] = {"life": -1}
+        loop["ends_when"] = {"value": "life", "at_most": 0}
+    elif feature in ("random", "conditional"):
+        steps[0][feature] = True
+    elif feature == "across_turns":
+        loop["spans_turns"] = True
+    elif feature == "across_turns_changing":
+        loop["spans_turns"] = True
+        loop["meaningful_change"] = True
+    elif feature == "restart":
+        loop["shortcut_before"] = True
+    elif feature == "hidden_choice":
+        steps[0]["choice"] = True
+        steps[0]["hidden"] = True
+    if loop:
+        doc["loop"] = loop
+    doc["title"] = describe_shape(n, order, independent, grows, feature, who)
+    return doc
+
+
+def describe_shape(n, order, independent, grows, feature, who) -> str:
+    """A title for a generated loop, in words."""
+    if order:
+        kind = "independent" if independent and len(order) > 1 else "dependent" if len(order) > 1 else "one-player"
+        text = f"{n} players; {kind} loop of {', '.join(order)}; the state {'grows' if grows else 'toggles'}"
+    else:
+        text = f"{n} players; a mandatory loop"
+    extra = {
+        "plain": "",
+        "unless": f"; an 'unless' cost {who} may pay",
+        "breaker": f"; {who} holds a breaker",
+        "ends": "; it ends by itself after 2 iterations",
+        "random": "; a random step",
+        "conditional": "; a conditional step",
+        "across_turns": "; across turns",
+        "across_turns_changing": "; across turns, with a meaningful change",
+        "restart": "; restarted",
+        "hidden_choice": "; a hidden choice",
+    }[feature]
+    return text + extra
+
+
+def shapes(max_players: int = 4) -> list[dict]:
+    """Every loop shape (without intents), smallest first: by players, then steps."""
+    out = []
+    for n in range(2, max_players + 1):
+        players = PLAYERS[:n]
+        for k in range(0, n + 1):
+            for involved in itertools.combinations(players, k):
+                for order in itertools.permutations(involved):
+                    for independent in ((False, True) if k > 1 else (False,)):
+                        for grows in ((False, True) if k else (False,)):
+                            for feature, who in _feature_variants(n, k):
+                                out.append(_shape(n, order, independent, grows, feature, who))
+    # Stable sort: fewest players, then fewest steps, then generation order.
+    return sorted(out, key=lambda d: (len(d["players"]), len(d["step"])))
+
+
+def with_intents(shape: dict) -> Iterator[dict]:
+    """The shape with every combination of intents, in a fixed order."""
+    players = shape["players"]
+    for values in itertools.product(INTENTS, repeat=len(players)):
+        doc = dict(shape)
+        intents = {p: v for p, v in zip(players, values) if v != "never"}
+        if intents:
+            doc["intent"] = intents
+        yield doc
+
+
+def size(max_players: int = 4) -> int:
+    """How many scenarios the space holds."""
+    return sum(len(INTENTS) ** len(s["players"]) for s in shapes(max_players))
+
+
+# --- classes ------------------------------------------------------------------------------------
+
+
+#: Results with a cut, whose fields can be compared; the others (draw, no_shortcut, no_restart,
+#: unspecified) have no deviator, last word or iteration count to compare.
+_WITH_CUT = ("shortcut", "ends")
+
+
+def _partition(values, applies) -> tuple[int, ...]:
+    """Group ids by first occurrence among the rulesets the field applies to, -1 for the others:
+    (a, b, a) -> (0, 1, 0)."""
+    seen: dict = {}
+    out = []
+    for v, ok in zip(values, applies):
+        if not ok:
+            out.append(-1)
+            continue
+        key = repr(v)
+        if key not in seen:
+            seen[key] = len(seen)
+        out.append(seen[key])
+    return tuple(out)
+
+
+def signature(comparison: Comparison) -> tuple:
+    """What a reader cares about, role-free: the results, and which of the rulesets that cut the
+    loop agree with which on who deviates, the last word, the final state and the iterations."""
+    keys = [r.key for r in comparison.rulesets]
+    results = tuple(comparison.outcomes[k].result.value for k in keys)
+    applies = [r in _WITH_CUT for r in results]
+    parts = tuple(_partition([comparison.outcomes[k].value(f) for k in keys], applies) for f in FIELDS)
+    return (results, *parts)
+
+
+def agrees(sig: tuple) -> bool:
+    """True when every ruleset gives the same outcome in the reduced sense."""
+    results, *parts = sig
+    return len(set(results)) == 1 and all(max(p) <= 0 for p in parts)
+
+
+@dataclass
+class Class:
+    """A pattern of disagreement: its size and smallest example."""
+
+    signature: tuple
+    count: int = 0
+    first: int = -1
+    example: dict = field(default_factory=dict)
+
+
+def _settle_shapes(args) -> tuple[dict, list[int], int, int]:
+    """Worker: settle every scenario of some shapes; per-class counts and smallest examples."""
+    keys, shape_docs, offsets = args
+    from rulesets import registry
+
+    rulesets = registry().select(keys)
+    classes: dict = {}
+    pairs = [0] * (len(keys) * len(keys))
+    by_players: dict[int, list[int]] = {}
+    for shape, offset in zip(shape_docs, offsets):
+        tally = by_players.setdefault(len(shape["players"]), [0, 0])
+        for i, doc in enumerate(with_intents(shape)):
+            sf = parse_document(doc, "atlas.toml", "atlas")
+            sig = signature(compare(sf, rulesets))
+            tally[0] += 1
+            tally[1] += agrees(sig)
+            entry = classes.get(sig)
+            if entry is None:
+                classes[sig] = [1, offset + i, doc]
+            else:
+                entry[0] += 1
+            _count_pairs(sig, pairs, len(keys))
+    return classes, pairs, by_players, len(shape_docs)
+
+
+def _count_pairs(sig: tuple, pairs: list[int], n: int) -> None:
+    results, *parts = sig
+    for a in range(n):
+        for b in range(a + 1, n):
+            if results[a] != results[b] or any(p[a] != p[b] for p in parts if p[a] >= 0 and p[b] >= 0):
+                pairs[a * n + b] += 1
+
+
+@dataclass(frozen=True)
+class Atlas:
+    """The whole atlas: totals, classes by size, pairwise disagreement, under given rulesets."""
+
+    rulesets: tuple[Ruleset, ...]
+    total: int
+    agreeing: int
+    classes: tuple[Class, ...]
+    pairs: tuple[tuple[str, str, int], ...]
+    by_players: tuple[tuple[int, int, int], ...]
+    """(players, scenarios, scenarios where every ruleset agrees)."""
+
+    def examples(self) -> list[ScenarioFile]:
+        """Each listed class's smallest example, as a scenario (``class-1`` is the largest class)."""
+        return [parse_document(c.example, f"class-{i + 1}.toml", f"class-{i + 1}") for i, c in enumerate(self.classes)]
+
+    def comparisons(self) -> list[Comparison]:
+        """Each listed class's smallest example, compared under the atlas's rulesets."""
+        return [compare(sf, self.rulesets) for sf in self.examples()]
+
+
+def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: int = 4, progress=None) -> Atlas:
+    """Enumerate the space and classify it.  ``jobs`` processes (default: the CPUs available);
+    ``progress(n)`` is called as shapes are done.  The result does not depend on ``jobs``."""
+    keys = [r.key for r in rulesets]
+    all_shapes = shapes(max_players)
+    offsets, offset = [], 0
+    for s in all_shapes:
+        offsets.append(offset)
+        offset += len(INTENTS) ** len(s["players"])
+    chunk = 64
+    tasks = [(keys, all_shapes[i : i + chunk], offsets[i : i + chunk]) for i in range(0, len(all_shapes), chunk)]
+    if not jobs:
+        jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    merged: dict = {}
+    pairs = [0] * (len(keys) * len(keys))
+    by_players: dict[int, list[int]] = {}
+
+    def absorb(result) -> None:
+        classes, part_pairs, tallies, done = result
+        for n, (count, agreeing) in tallies.items():
+            tally = by_players.setdefault(n, [0, 0])
+            tally[0] += count
+            tally[1] += agreeing
+        for i, v in enumerate(part_pairs):
+            pairs[i] += v
+        for sig, (n, first, doc) in classes.items():
+            entry = merged.get(sig)
+            if entry is None:
+                merged[sig] = [n, first, doc]
+            else:
+                entry[0] += n
+                if first < entry[1]:
+                    entry[1], entry[2] = first, doc
+        if progress:
+            progress(done)
+
+    if jobs > 1 and len(tasks) > 1:
+        import multiprocessing
+
+        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
+            for result in pool.imap(_settle_shapes, tasks):
+                absorb(result)
+    else:
+        for task in tasks:
+            absorb(_settle_shapes(task))
+
+    total = sum(t[0] for t in by_players.values())
+    agreeing = sum(n for sig, (n, _, _) in merged.items() if agrees(sig))
+    listed = [Class(sig, n, first, doc) for sig, (n, first, doc) in merged.items() if not agrees(sig)]
+    listed.sort(key=lambda c: (-c.count, c.first))
+    n = len(keys)
+    pair_rows = tuple((keys[a], keys[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
+    players = tuple((n, t[0], t[1]) for n, t in sorted(by_players.items()))
+    return Atlas(tuple(rulesets), total, agreeing, tuple(listed), pair_rows, players)
+
+
+# --- words --------------------------------------------------------------------------------------
+
+
+def _names(rulesets, indexes) -> str:
+    names = [rulesets[i].name for i in indexes]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def sentence(atlas: Atlas, cls: Class) -> str:
+    """A sentence a writer could quote about a class of disagreement."""
+    rulesets = atlas.rulesets
+    results, *parts = cls.signature
+    bits = []
+    groups: dict[str, list[int]] = {}
+    for i, r in enumerate(results):
+        groups.setdefault(r, []).append(i)
+    if len(groups) > 1:
+        bits.append("; ".join(f"{_names(rulesets, idx)} {'gives' if len(idx) == 1 else 'give'} {res.replace('_', ' ')}" for res, idx in groups.items()))
+    by_partition: dict[tuple, list[str]] = {}
+    for f, p in zip(FIELDS, parts):
+        if max(p) > 0:
+            by_partition.setdefault(p, []).append(FIELD_WORDS[f])
+    for p, words in by_partition.items():
+        sides: dict[int, list[int]] = {}
+        for i, g in enumerate(p):
+            if g >= 0:
+                sides.setdefault(g, []).append(i)
+        groups_named = [_names(rulesets, idx) for idx in sides.values()]
+        what = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+        verb = "differs" if len(words) == 1 else "differ"
+        if len(groups_named) == 2:
+            bits.append(f"{what} {verb} between {groups_named[0]} on one side and {groups_named[1]} on the other")
+        else:
+            bits.append(f"{what} {verb} {len(groups_named)} ways: " + "; ".join(groups_named))
+    text = "; ".join(bits)
+    return (text[:1].upper() + text[1:] + ".") if text else "All rulesets agree."
+
+
+def sides(atlas: Atlas, cls: Class, comparison: Comparison) -> list[tuple[str, tuple[str, ...]]]:
+    """Each group of agreeing rulesets (by result and fields), with the rules its outcomes cite."""
+    results, *parts = cls.signature
+    key_of = [(results[i], *(p[i] for p in parts)) for i in range(len(results))]
+    groups: dict[tuple, list[int]] = {}
+    for i, k in enumerate(key_of):
+        groups.setdefault(k, []).append(i)
+    out = []
+    for idx in groups.values():
+        rules: list[str] = []
+        for i in idx:
+            for rule in comparison.outcomes[atlas.rulesets[i].key].rules:
+                if rule not in rules:
+                    rules.append(rule)
+        out.append((_names(atlas.rulesets, idx), tuple(rules)))
+    return out
+
+
+def to_toml(doc: dict) -> str:
+    """A generated scenario as a TOML scenario file (format 1)."""
+
+    def value(v) -> str:
+        if isinstance(v, bool):
+            return "true" if v else "false"
+        if isinstance(v, int):
+            return str(v)
+        if isinstance(v, str):
+            return '"' + v.replace("\\", "\\\\").replace('"', '\\"') + '"'
+        if isinstance(v, list):
+            return "[" + ", ".join(value(x) for x in v) + "]"
+        if isinstance(v, dict):
+            return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + " }"
+        raise TypeError(type(v))
+
+    lines = [f"title = {value(doc['title'])}", f"players = {value(doc['players'])}"]
+    if doc.get("state"):
+        lines += ["", "[state]"] + [f"{k} = {value(v)}" for k, v in doc["state"].items()]
+    for step in doc["step"]:
+        lines += ["", "[[step]]"] + [f"{k} = {value(v)}" for k, v in step.items()]
+    if doc.get("loop"):
+        lines += ["", "[loop]"] + [f"{k} = {value(v)}" for k, v in doc["loop"].items()]
+    for breaker in doc.get("breaker", []):
+        lines += ["", "[[breaker]]"] + [f"{k} = {value(v)}" for k, v in breaker.items()]
+    if doc.get("intent"):
+        lines += ["", "[intent]"] + [f"{k} = {value(v)}" for k, v in doc["intent"].items()]
+    return "\n".join(lines) + "\n"
