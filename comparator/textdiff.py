@@ -29,17 +29,28 @@ def word_diff(old: str, new: str) -> str:
     return re.sub(r" ?\n\n ?", "\n\n", text)
 
 
+def _title(ruleset) -> str:
+    return ruleset.name if ruleset.effective in ruleset.name else f"{ruleset.name}, text of {ruleset.effective}"
+
+
+def _text(ruleset) -> str:
+    """A ruleset's main text, one rule a paragraph; the MTR's paragraphs without their numbers
+    (a paragraph inserted would otherwise renumber, and so "change", all that follow)."""
+    doc = ruleset.sources[0].load()
+    return "\n\n".join(text if key.startswith("MTR") else f"{key} {text}" for key, text in doc.rules)
+
+
 def ruleset_diff(rulesets, ruleset) -> str:
     """A ruleset's text against its predecessor's, with the one-line summary of the change."""
     before = predecessor(rulesets, ruleset)
-    new = ruleset.sources[0].load().body
-    head = [f"# {ruleset.key}: {ruleset.name} ({ruleset.effective})", "", f"What changed: {ruleset.summary}", ""]
+    new = _text(ruleset)
+    head = [f"# {ruleset.key}: {_title(ruleset)}", "", f"What changed: {ruleset.summary}", ""]
     if before is None:
         head += [f"{ruleset.key} has no predecessor among the rulesets: the whole text is new.", "", new]
         return "\n".join(head).rstrip("\n") + "\n"
-    old = before.sources[0].load().body
+    old = _text(before)
     head += [
-        f"Against {before.key}: {before.name} ({before.effective}). Removed words are shown [-like this-], added words {{+like this+}}.",
+        f"Against {before.key}: {_title(before)}. Removed words are shown [-like this-], added words {{+like this+}}.",
         "",
         word_diff(old, new),
     ]

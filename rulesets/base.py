@@ -239,7 +239,7 @@ class Ruleset:
             else:
                 decision = self.dependent(ctx, involved)
             decision = self.run_to_end(ctx, decision, before)
-        ctx.judge = self.judge_needed(ctx, decision)
+        ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
 
     # --- hooks: the "no special rule" defaults ------------------------------------------------------

@@ -342,12 +342,12 @@ class Cr2005(Cr2004):
                 "involved player in turn order agrees or chooses a lower number; whoever holds the final, lowest "
                 "number does something different at their first action after another player's action was the last."
             )
-        if self.lower_gives_active_player and ctx.scenario.active not in involved:
+        decision = self._last_word(ctx, involved, first=involved[0])
+        if self.lower_gives_active_player and ctx.scenario.active not in involved and decision.deviates != involved[0]:
             ctx.note(
                 "421.3 of 2005 gives the last word after a lower number to \u201cthe active player\u201d, who is not "
                 "involved here. Reading taken: the first player, as the 2008 text says."
             )
-        decision = self._last_word(ctx, involved, first=involved[0])
         return self._outside_players(ctx, involved, decision, "421.3")
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:

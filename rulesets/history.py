@@ -8,6 +8,7 @@ recorded as ``"unknown"`` and every answer that depends on it says so.
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from dataclasses import dataclass
 
 from .base import Ruleset
@@ -68,6 +69,8 @@ def renumbered(rule_id: str, to: str | None = None) -> str:
 def check_date(text: str) -> str:
     """Validate an ISO date for "rules as of"; ValueError with a message a person can act on."""
     try:
+        if not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            raise ValueError(text)
         day = _dt.date.fromisoformat(text)
     except ValueError:
         raise ValueError(f"{text!r} is not a date; write it as YYYY-MM-DD, e.g. 2006-03-01") from None
@@ -83,14 +86,16 @@ def in_force_on(ruleset: Ruleset, date: str) -> bool | None:
     """True/False when the sources settle whether the text was in force on ``date``; None if not."""
     start, end = ruleset.in_force
     if start == UNKNOWN:
-        if date < ruleset.not_before:
+        if date <= ruleset.not_before:
             return False
         return None if end is None or date <= end else False
     if date < start:
         return False
-    if end is None or date <= end:
+    if end is None:
         return True
-    return None if end == UNKNOWN else False
+    if end == UNKNOWN:
+        return True if date == start else None
+    return date <= end
 
 
 @dataclass(frozen=True)
@@ -114,7 +119,7 @@ def as_of(rulesets, date: str) -> AsOf:
     for line in lines(rulesets):
         certain = [r for r in line if in_force_on(r, date) is True]
         maybe = [r for r in line if in_force_on(r, date) is None]
-        if maybe:
+        if maybe and len(certain + maybe) > 1:
             names = ", ".join(r.key for r in certain + maybe)
             notes.append(
                 f"The sources don't say which of {names} was in force on {date}: the date of the change "

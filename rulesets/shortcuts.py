@@ -190,7 +190,7 @@ class Cr2009(Ruleset):
                     self.rule("3"),
                     f"the loop is fragmented, but {self.rule('3')} of {self.effective} is written for a game in which each "
                     f"player performs an action of the loop and names only \u201cthe active player\u201d; here "
-                    f"{', '.join(p for p in ctx.scenario.players if p not in involved)} take no part",
+                    f"{_people(p for p in ctx.scenario.players if p not in involved)} no part",
                 )
             proposer = designated
         own = facts.own_point(proposer, ctx.number(proposer))
@@ -309,6 +309,11 @@ class Cr2024(Cr2009Sept):
     sources = (Source("2024-06-07_cr_729.txt"),)
     amends = "cr-2009-09"
     summary = "Taking Shortcuts as today: propose and shorten; a repeated game state makes the active player stop (729.3)."
+
+
+def _people(names) -> str:
+    names = list(names)
+    return f"{names[0]} takes" if len(names) == 1 else f"{', '.join(names)} take"
 
 
 def _before(facts, a: CutPoint, b: CutPoint) -> bool:

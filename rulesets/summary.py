@@ -79,8 +79,21 @@ class Summary1998(Ruleset):
         return facts.in_turn_order(facts.optional_controllers + payers)
 
     def mandatory(self, ctx: Settlement) -> Decision:
-        """G.21.3: each player picks a number, the active player first; the larger one counts."""
+        """G.21.3: each player picks a number, the active player first; the larger one counts.
+
+        Ruling 4: not for a loop that will end: that one runs to completion, unless a player
+        with a legal action stops it sooner.
+        """
         facts = ctx.facts
+        if facts.end is not None:
+            breakers = self.intervening(ctx, facts.turn_order, need_means=True)
+            first = earliest(breakers, facts, facts.turn_order)[0] if breakers else None
+            if first is not None and facts.position(first.point) < facts.position(facts.end):
+                ctx.say("G.21.Ruling.4", "the loop is not really infinite, so nobody picks a number (G.21.3 does not apply).")
+                ctx.say("G.21.3", f"{first.player} has a legal action and stops the loop sooner, {first.point.describe()}, to take it ({ctx.means(first.player)}).")
+                return Decision(Result.SHORTCUT, first.point, first.player)
+            # The driver runs it to completion (G.21.Ruling.4).
+            return Decision(Result.SHORTCUT, CutPoint(UNBOUNDED, 0))
         numbers = {}
         for player in facts.turn_order:
             numbers[player] = ctx.number(player)

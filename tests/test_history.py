@@ -1,0 +1,332 @@
+"""The rules' history: which text was in force on a day, the lines of descent, the loop rule's
+numbers; and the commands built on it (``compare --as-of``, ``timeline``, ``rulesets --diff``).
+
+Every date below is taken from the sources' provenance headers: the Rules Summary's rulings of
+1998-03-31; CR 421 from 1999-04-23, its multiplayer rewrite 2005-08-01, its final text 2008-10-01;
+rule 713 on 2009-07-11, its multiplayer 713.3 on 2009-09-04; 720 on 2018-07-13, 729 on 2024-06-07,
+730 on 2025-04-04, 731 on 2025-07-25; MTR 4.4 from 2018-07-13, the choices paragraph on a day the
+sources don't give.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from click.testing import CliRunner
+
+from comparator.cli import main
+from rulesets import registry
+from rulesets.history import as_of, in_force_on, lines, number_on, renumbered
+
+RULESETS = registry().rulesets
+
+
+def keys_on(date: str) -> list[str]:
+    return [r.key for r in as_of(RULESETS, date).rulesets]
+
+
+def run(*args: str):
+    """Invoke the CLI; stdout and stderr are kept apart."""
+    return CliRunner().invoke(main, list(args), catch_exceptions=True)
+
+
+def assert_clean_exit(result, code: int) -> None:
+    assert result.exit_code == code, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in result.output
+
+
+def outcome_columns(stdout: str) -> list[str]:
+    header = next(line for line in stdout.splitlines() if line.startswith("| Outcome"))
+    return [c.strip() for c in header.strip().strip("|").split("|")][1:]
+
+
+# --- as_of: the text in force on a day ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "date, expected",
+    [
+        ("1998-03-31", ["summary-1998"]),  # the Rules Summary's G.21 rulings
+        ("1999-04-22", ["summary-1998"]),  # the day before the first CR
+        ("1999-04-23", ["cr-2004"]),  # the first Comprehensive Rules: 421, two-player
+        ("2005-07-31", ["cr-2004"]),
+        ("2005-08-01", ["cr-2005"]),  # multiplayer rules merged into the CR
+        ("2006-03-01", ["cr-2005"]),
+        ("2008-09-30", ["cr-2005"]),
+        ("2008-10-01", ["cr-2008"]),
+        ("2009-07-10", ["cr-2008"]),
+        ("2009-07-11", ["cr-2009"]),  # Magic 2010: 421 replaced by 713 "Taking Shortcuts"
+        ("2009-09-03", ["cr-2009"]),
+        ("2009-09-04", ["cr-2009-09"]),  # 713.3 given its multiplayer wording
+        ("2018-07-12", ["cr-2009-09"]),  # the day before MTR 4.4 existed
+    ],
+)
+def test_as_of_one_text_in_force(date, expected):
+    # history: each day has exactly the texts whose period in force contains it, with nothing left open
+    chosen = as_of(RULESETS, date)
+    assert [r.key for r in chosen.rulesets] == expected
+    assert chosen.notes == ()
+    assert chosen.date == date
+
+
+def test_as_of_2020_applies_both_mtr_texts_with_a_note():
+    # MTR 4.4: the day the choices paragraph was added is not in the sources: both texts, and a note
+    chosen = as_of(RULESETS, "2020-01-01")
+    assert [r.key for r in chosen.rulesets] == ["cr-2009-09", "mtr-2018", "mtr-current"]
+    assert len(chosen.notes) == 1
+    note = chosen.notes[0]
+    assert "mtr-2018" in note and "mtr-current" in note
+    assert "unknown" in note
+    assert "cr-2009-09" not in note
+
+
+def test_as_of_2024_06_07_applies_the_current_cr():
+    # CR 729 (2024-06-07) replaces the 2009-09 text on its first day; the MTR question stays open
+    chosen = keys_on("2024-06-07")
+    assert "cr-2024" in chosen
+    assert "cr-2009-09" not in chosen
+    assert [k for k in chosen if k.startswith("cr-")] == ["cr-2024"]
+    assert {"mtr-2018", "mtr-current"} <= set(chosen)
+
+
+def test_as_of_2024_06_06_still_applies_the_2009_09_text():
+    # CR 713 (2009-09) stands, renumbered, until the day before the 2024 text
+    assert [k for k in keys_on("2024-06-06") if k.startswith("cr-")] == ["cr-2009-09"]
+
+
+def test_as_of_2018_07_13_applies_only_the_first_mtr_text():
+    # MTR 4.4 was new on 2018-07-13, without the choices paragraph: no doubt on that day
+    chosen = as_of(RULESETS, "2018-07-13")
+    assert [r.key for r in chosen.rulesets] == ["cr-2009-09", "mtr-2018"]
+    assert chosen.notes == ()
+
+
+def test_in_force_on_is_open_for_the_2018_mtr_after_its_first_day():
+    # history: whether MTR 4.4 (2018) was still in force in 2020 is not in the sources: None, not True
+    assert in_force_on(registry().get("mtr-2018"), "2020-01-01") is None
+
+
+def test_in_force_on_is_open_for_the_current_mtr_after_2018():
+    # history: the current MTR text's first day is unknown: None after 2018-07-13, False before
+    current = registry().get("mtr-current")
+    assert in_force_on(current, "2020-01-01") is None
+    assert in_force_on(current, "2018-07-12") is False
+
+
+@pytest.mark.parametrize("date", ["1998-03-30", "1990-01-01", "0001-01-01"])
+def test_as_of_before_the_earliest_rules_is_refused(date):
+    # history: nothing was modelled before the Rules Summary's rulings of 1998-03-31
+    with pytest.raises(ValueError) as err:
+        as_of(RULESETS, date)
+    message = str(err.value)
+    assert date in message
+    assert "1998-03-31" in message
+    assert "earliest" in message
+
+
+@pytest.mark.parametrize("text", ["2006-13-01", "2006-02-30", "yesterday", "2006/03/01", "", "2006-3-1"])
+def test_as_of_malformed_date_is_refused_with_the_format(text):
+    # history: a date a person mistyped gets a message saying how to write it
+    with pytest.raises(ValueError) as err:
+        as_of(RULESETS, text)
+    message = str(err.value)
+    assert "YYYY-MM-DD" in message
+    assert "not a date" in message
+
+
+# --- lines of descent, rule numbers ---------------------------------------------------------------
+
+
+def test_lines_are_the_cr_and_the_mtr():
+    # history: the CR (with the Rules Summary before it) and the Tournament Rules, each oldest first
+    got = [[r.key for r in line] for line in lines(RULESETS)]
+    assert got == [
+        ["summary-1998", "cr-2004", "cr-2005", "cr-2008", "cr-2009", "cr-2009-09", "cr-2024"],
+        ["mtr-2018", "mtr-current"],
+    ]
+
+
+@pytest.mark.parametrize(
+    "rule_id, expected",
+    [
+        ("713.3", "731.3"),  # the 2009 fragmented-loop rule is 731.3 today
+        ("729.2a", "731.2a"),
+        ("720.6", "731.6"),
+        ("421.3", "421.3"),  # rewritten, not renumbered
+        ("104.4b", "104.4b"),  # not the loop rule
+        ("713", "713"),  # no sub-rule: left alone
+    ],
+)
+def test_renumbered(rule_id, expected):
+    # history: a shortcut-rule id, renumbered to the number of the newest CR in the sources
+    assert renumbered(rule_id) == expected
+
+
+def test_renumbered_to_a_given_number():
+    # history: 713.3 of 2009 is 729.3 of 2024
+    assert renumbered("713.3", to="729") == "729.3"
+
+
+@pytest.mark.parametrize(
+    "date, number",
+    [
+        ("1998-03-31", ""),  # the Rules Summary: no CR yet
+        ("1999-04-23", "421"),
+        ("2009-07-10", "421"),
+        ("2009-07-11", "713"),
+        ("2018-07-12", "713"),  # the last dated number (the sources don't date 714 .. 719)
+        ("2018-07-13", "720"),
+        ("2024-06-06", "720"),
+        ("2024-06-07", "729"),
+        ("2025-04-03", "729"),
+        ("2025-04-04", "730"),
+        ("2025-07-24", "730"),
+        ("2025-07-25", "731"),
+    ],
+)
+def test_number_on(date, number):
+    # history: the CR's loop rule number on a day, as far as the sources date it
+    assert number_on(date) == number
+
+
+# --- compare --as-of ----------------------------------------------------------------------------
+
+
+def test_compare_as_of_2006_shows_only_the_2005_text():
+    # 421 (2005-08-01) was the only loop rule in force on 2006-03-01; no MTR existed
+    result = run("compare", "flying", "--as-of", "2006-03-01")
+    assert_clean_exit(result, 0)
+    assert outcome_columns(result.stdout) == ["CR 421 (2005)"]
+
+
+def test_compare_as_of_2020_shows_both_mtr_texts_and_says_why():
+    # 2020-01-01: CR 713 (2009-09) and both MTR texts, with the note on stderr
+    result = run("compare", "flying", "--as-of", "2020-01-01")
+    assert_clean_exit(result, 0)
+    assert outcome_columns(result.stdout) == ["CR 713 (2009-09)", "MTR 4.4 (2018)", "MTR 4.4 (current)"]
+    assert "unknown" in result.stderr
+
+
+@pytest.mark.parametrize("date, words", [("1990-01-01", "1998-03-31"), ("2006-3-1", "YYYY-MM-DD")])
+def test_compare_as_of_bad_date_exits_2_with_a_message(date, words):
+    # --as-of: a date before the earliest rules, or malformed, is bad input: exit 2, no traceback
+    result = run("compare", "flying", "--as-of", date)
+    assert_clean_exit(result, 2)
+    assert "--as-of" in result.stderr
+    assert words in result.stderr
+    assert result.stdout == ""
+
+
+def test_compare_all_has_nine_columns():
+    # -r all: every era, in chronological order of the text applied
+    result = run("compare", "flying", "-r", "all")
+    assert_clean_exit(result, 0)
+    columns = outcome_columns(result.stdout)
+    assert len(columns) == 9
+    assert columns[0] == "Rules Summary G.21 (1998)"
+    assert set(columns) == {r.name for r in RULESETS}
+
+
+# --- timeline -----------------------------------------------------------------------------------
+
+
+def _rows(markdown: str) -> list[list[str]]:
+    return [
+        [c.strip() for c in line.strip().strip("|").split("|")]
+        for line in markdown.splitlines()
+        if line.startswith("| ") and not line.startswith("| Period")
+    ]
+
+
+def test_timeline_markdown_collapses_the_421_eras_and_names_the_2009_change():
+    # flying-relents: 2004, 2005 and 2008 settle it alike (Bob's 3 gives Alice the last word); 713.3 changed it
+    result = run("timeline", "flying-relents")
+    assert_clean_exit(result, 0)
+    rows = _rows(result.stdout)
+    spans = [row[0] for row in rows]
+    assert spans[:3] == ["1998-03-31 to 1999-04-22", "1999-04-23 to 2009-07-10", "since 2009-07-11"]
+    row_421 = rows[1]
+    assert row_421[1] == "CR 421 (2004), CR 421 (2005), CR 421 (2008)"
+    assert "flying true" in row_421[2]
+    row_713 = rows[2]
+    assert row_713[1] == "CR 713 (2009-07), CR 713 (2009-09), CR 729 (2024)"
+    assert "flying false" in row_713[2]
+    assert "CR 713 (2009-07)" in row_713[3] and "2009-07-11" in row_713[3]
+    assert "713.3" in row_713[3]
+    # The Tournament Rules: one period since 2018-07-13 (both texts settle it alike).
+    assert spans[3:] == ["since 2018-07-13"]
+
+
+def test_timeline_json():
+    # timeline -f json: format loopcompare/timeline/1; periods with from, to, rulesets, outcome, changed, cause
+    result = run("timeline", "-f", "json", "flying-relents")
+    assert_clean_exit(result, 0)
+    doc = json.loads(result.stdout)
+    assert doc["format"] == "loopcompare/timeline/1"
+    (timeline,) = doc["timelines"]
+    assert timeline["scenario"]["id"] == "flying-relents"
+    cr, mtr = timeline["lines"]
+    for period in cr["periods"] + mtr["periods"]:
+        assert list(period) == ["from", "to", "rulesets", "outcome", "changed", "cause"]
+    first, middle, last = cr["periods"]
+    assert (first["from"], first["to"], first["rulesets"]) == ("1998-03-31", "1999-04-22", ["summary-1998"])
+    assert (first["changed"], first["cause"]) == ([], None)
+    assert first["outcome"]["result"] == "unspecified"
+    assert (middle["from"], middle["to"]) == ("1999-04-23", "2009-07-10")
+    assert middle["rulesets"] == ["cr-2004", "cr-2005", "cr-2008"]
+    assert middle["outcome"]["state"] == {"flying": True}
+    assert (last["from"], last["to"]) == ("2009-07-11", None)
+    assert last["rulesets"] == ["cr-2009", "cr-2009-09", "cr-2024"]
+    assert last["outcome"]["iterations"] == 1
+    assert last["changed"] == ["iterations", "steps", "deviates", "last_action", "state.flying"]
+    assert "2009-07-11" in last["cause"]
+    assert [p["rulesets"] for p in mtr["periods"]] == [["mtr-2018", "mtr-current"]]
+
+
+# --- rulesets --diff ------------------------------------------------------------------------------
+
+
+def test_rulesets_diff_cr_2005_shows_another_player():
+    # 421.2: "the other player" (2004) became "another player" (2005)
+    result = run("rulesets", "--diff", "cr-2005")
+    assert_clean_exit(result, 0)
+    out = result.stdout
+    line_421_2 = next(line for line in out.splitlines() if line.startswith("421.2 "))
+    assert "[-the other-] {+another+}" in line_421_2
+    assert f"What changed: {registry().get('cr-2005').summary}" in out
+    assert "Against cr-2004" in out
+    # 421.5: "In APNAP order" is new in 2005.
+    assert "{+In APNAP order, the+}" in out
+
+
+def test_rulesets_diff_mtr_current_shows_the_choices_paragraph_added():
+    # MTR 4.4: the one change since 2018-07-13 is the paragraph on loops sustained by choices
+    result = run("rulesets", "--diff", "mtr-current")
+    assert_clean_exit(result, 0)
+    out = result.stdout
+    assert "Against mtr-2018" in out
+    body = out.split("added words {+like this+}.", 1)[1]
+    added = re.findall(r"\{\+(.*?)\+\}", body, re.S)
+    assert any("Some loops are sustained by choices rather than actions" in a for a in added)
+    assert any("a judge may be needed" in a for a in added)
+    # Nothing of the 2018 text was removed.
+    assert "[-" not in body
+
+
+def test_rulesets_diff_summary_1998_has_no_predecessor():
+    # G.21 (1998) is the earliest text modelled
+    result = run("rulesets", "--diff", "summary-1998")
+    assert_clean_exit(result, 0)
+    assert "has no predecessor" in result.stdout
+    assert "G.21.3" in result.stdout
+
+
+def test_rulesets_diff_unknown_key_exits_2():
+    # rulesets --diff: an unknown key is bad input, named in the message
+    result = run("rulesets", "--diff", "cr-1066")
+    assert_clean_exit(result, 2)
+    assert "cr-1066" in result.stderr
+    assert "known rulesets" in result.stderr

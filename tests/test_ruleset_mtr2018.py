@@ -1,0 +1,202 @@
+"""Magic Tournament Rules 4.4 "Loops", first text of 2018-07-13: the ``mtr-2018`` ruleset.
+
+Each test is one small loop and pins one paragraph of MTR 4.4 as it stood in 2018 (or one reading
+the project takes where the text is silent, which must then carry a note).  The 2018 text is the
+current one without the paragraph "Some loops are sustained by choices rather than actions ...",
+and it was read with the CR of its day, whose shortcut rule was 720.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import ACCEPTANCE, settle
+
+from comparator.library import load_builtin, names
+from comparator.loader import load
+from rulesets import COMPARED_FIELDS, Result, registry
+
+KEY = "mtr-2018"
+CURRENT = "mtr-current"
+
+# The MTR cites itself as "MTR 4.4" and the CR rules it leaves in force as "CR 720.x" (CR of 2018-07-13).
+CITATION = re.compile(r"(MTR 4\.4|CR 720\.[1-6][a-c]?): ")
+
+
+def cited(outcome):
+    """Check that every transcript line starts with an MTR or 2018 CR rule id listed in ``rules``."""
+    for line in outcome.transcript:
+        match = CITATION.match(line)
+        assert match, f"transcript line does not start with an MTR or CR 720 rule id: {line!r}"
+        assert match.group(1) in outcome.rules
+    return outcome
+
+
+def noted(outcome, *words: str) -> str:
+    """The note that contains all ``words``; fails if there is none."""
+    for note in outcome.notes:
+        if all(w in note for w in words):
+            return note
+    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
+
+
+def quoted(outcome, words: str) -> bool:
+    """Whether the outcome quotes a paragraph containing ``words``."""
+    return any(words in text for _, text in outcome.quotes)
+
+
+# Bob keeps a symmetrical trigger going by choosing a nonland card from his hand, and stops after 5.
+CHOICE = """
+    title = "A loop sustained by a choice"
+    players = ["Alice", "Bob"]
+    [state]
+    bob_life = 20
+    [[step]]
+    by = "Bob"
+    does = "chooses a card in his hand and picks a nonland card"
+    optional = true
+    choice = true
+    {hidden}
+    [[step]]
+    by = "Alice"
+    does = "her enchantment's trigger finishes resolving: Bob gains 1 life, which triggers it again"
+    add = { bob_life = 1 }
+    [intent]
+    Bob = 5
+"""
+
+HIDDEN_CHOICE = CHOICE.replace("{hidden}", "hidden = true")
+OPEN_CHOICE = CHOICE.replace("{hidden}", "")
+
+UNLESS = """
+    title = "An unless loop"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "her trigger resolves: its effect happens unless Bob pays {1}"
+    unless = { by = "Bob", does = "pays {1}" }
+    [[step]]
+    by = "Bob"
+    does = "the effect triggers Alice's ability again"
+    [intent]
+    Bob = "never"
+"""
+
+
+# --- loops sustained by choices: the paragraph the 2018 text lacks --------------------------------
+
+
+def test_hidden_choice_2018_has_no_paragraph_on_choices_and_no_judge():
+    # MTR 4.4 (2018): no paragraph on loops sustained by choices; hidden information calls for no judge (noted)
+    outcome = cited(settle(KEY, HIDDEN_CHOICE))
+    assert outcome.result is Result.SHORTCUT
+    assert (outcome.value("iterations"), outcome.steps) == (5, 0)
+    assert outcome.deviates == "Bob"
+    assert outcome.value("state.bob_life") == 25
+    assert outcome.judge is False
+    noted(outcome, "no rule for loops sustained by choices")
+    noted(outcome, "hidden information", "no judge")
+    assert not quoted(outcome, "sustained by choices")
+
+
+def test_hidden_choice_current_text_cites_the_choices_paragraph_and_sets_judge():
+    # MTR 4.4 (current): "If the choice involves hidden information, a judge may be needed"
+    outcome = settle(CURRENT, HIDDEN_CHOICE)
+    assert outcome.result is Result.SHORTCUT
+    assert (outcome.value("iterations"), outcome.steps) == (5, 0)
+    assert outcome.judge is True
+    assert quoted(outcome, "Some loops are sustained by choices rather than actions")
+    assert any("hidden information" in line and "judge" in line for line in outcome.transcript)
+    assert not [n for n in outcome.notes if "sustained by choices" in n]
+
+
+def test_open_choice_2018_notes_the_gap_current_cites_the_paragraph():
+    # MTR 4.4: a choice without hidden information: the same cut; only the current text has a paragraph for it
+    old = cited(settle(KEY, OPEN_CHOICE))
+    new = settle(CURRENT, OPEN_CHOICE)
+    for field in COMPARED_FIELDS:
+        assert old.value(field) == new.value(field), field
+    assert old.judge is False and new.judge is False
+    noted(old, "no rule for loops sustained by choices")
+    assert not quoted(old, "sustained by choices")
+    assert quoted(new, "sustained by choices")
+    assert any("sustained by Bob's choice" in line for line in new.transcript)
+
+
+def test_hidden_choice_of_the_library_differs_only_in_judge():
+    # MTR 4.4: the built-in hidden-choice scenario: 2018 and current agree on the cut, differ on judge
+    sf = load_builtin("hidden-choice")
+    old = registry().get(KEY).settle(sf.scenario)
+    new = registry().get(CURRENT).settle(sf.scenario)
+    differing = [f for f in COMPARED_FIELDS if old.value(f) != new.value(f)]
+    assert differing == ["judge"]
+
+
+# --- otherwise the same as the current text ----------------------------------------------------------
+
+ACCEPTANCE_FILES = sorted(ACCEPTANCE.glob("*.toml")) if ACCEPTANCE.is_dir() else []
+
+
+@pytest.mark.skipif(not ACCEPTANCE_FILES, reason="../shared/spec/acceptance is not beside this checkout")
+@pytest.mark.parametrize("path", ACCEPTANCE_FILES, ids=[p.stem for p in ACCEPTANCE_FILES])
+def test_acceptance_cases_give_what_is_expected_of_the_current_mtr(path):
+    # MTR 4.4 (2018) = the current text on every acceptance case (none is sustained by a choice)
+    sf = load(path)
+    outcome = cited(registry().get(KEY).settle(sf.scenario))
+    for field, want in sf.expect[CURRENT].items():
+        if field == "state":
+            for name, value in want.items():
+                assert outcome.value(f"state.{name}") == value, (field, name)
+        elif field != "rules":
+            assert outcome.value(field) == want, field
+
+
+CHOICELESS = [load_builtin(n) for n in names()]
+CHOICELESS = [sf for sf in CHOICELESS if not any(s.choice for s in sf.scenario.steps)]
+
+
+@pytest.mark.parametrize("sf", CHOICELESS, ids=[sf.id for sf in CHOICELESS])
+def test_loops_without_choices_settle_as_under_the_current_text(sf):
+    # MTR 4.4: the only change since 2018 is the choices paragraph: every other loop, the same outcome
+    old = registry().get(KEY).settle(sf.scenario)
+    new = registry().get(CURRENT).settle(sf.scenario)
+    for field in COMPARED_FIELDS:
+        assert old.value(field) == new.value(field), field
+    cited(old)
+
+
+# --- the CR it is read with: rule 720 of 2018 -------------------------------------------------------
+
+
+def test_unless_effect_cites_cr_720_6():
+    # CR 720.6 (2018-07-13), left in force by MTR 4.4 (CR 720.1c): nobody can be forced to pay: a draw
+    outcome = cited(settle(KEY, UNLESS))
+    assert outcome.result is Result.DRAW
+    assert outcome.rules == ("CR 720.6", "MTR 4.4")
+    assert not [r for r in outcome.rules if "729" in r]
+    noted(outcome, "CR 720.6", "CR 720.1c")
+    assert "no player can be forced to perform [B]" in dict(outcome.quotes)["CR 720.6"]
+
+
+def test_current_text_cites_cr_729_6_for_the_same_loop():
+    # CR 729.6 (2024-06-07) for the current MTR: the contrast with 720.6
+    outcome = settle(CURRENT, UNLESS)
+    assert outcome.result is Result.DRAW
+    assert outcome.rules == ("CR 729.6", "MTR 4.4")
+
+
+def test_unless_payer_may_still_break_the_loop():
+    # MTR 4.4 "no players are involved": Bob chooses 3 iterations, then breaks it by paying (CR 720.6)
+    outcome = cited(settle(KEY, UNLESS.replace('Bob = "never"', "Bob = 3")))
+    assert outcome.result is Result.SHORTCUT
+    assert (outcome.value("iterations"), outcome.steps) == (3, 0)
+    assert outcome.deviates == "Bob"
+    assert "CR 720.6" in outcome.rules
+
+
+def test_today_names_the_cr_rule_of_2018_and_its_number_now():
+    # The 2018 MTR overrode CR 720, which is rule 731 today
+    text = registry().get(KEY).today()
+    assert "720" in text
+    assert "731" in text
