@@ -28,6 +28,8 @@ MAX_BYTES = 1 << 20
 MAX_STEPS = 256
 MAX_PLAYERS = 64
 MAX_TEXT = 10_000
+MAX_DIGITS = 1_000
+MAX_KEY_PARTS = 32
 
 _TOP_KEYS = {"format", "title", "description", "source", "tags", "players", "active", "state", "step", "loop", "breaker", "intent", "expect"}
 _STEP_KEYS = {"by", "does", "optional", "choice", "hidden", "random", "conditional", "set", "add", "unless"}
@@ -56,18 +58,30 @@ class ScenarioFile:
     expect: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
 
 
+def printable(text: str) -> str:
+    """A file name as text that can always be printed: undecodable bytes shown as \\xNN."""
+    return text.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
 def load(path: str | Path) -> ScenarioFile:
-    """Load and validate one scenario file; errors name the path as given."""
+    """Load and validate one scenario file; errors name the path as given.
+
+    At most :data:`MAX_BYTES` + 1 bytes are read, so a huge file or an endless stream
+    (``/dev/zero``) is refused without being read.
+    """
     path = Path(path)
-    name = str(path)
+    name = printable(str(path))
+    too_big = f"the file is over {MAX_BYTES:,} bytes; scenario files are limited to {MAX_BYTES:,} bytes"
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise ScenarioError(name, "", f"the file is {size:,} bytes; scenario files are limited to {MAX_BYTES:,} bytes")
-        raw = path.read_bytes()
+        if path.stat().st_size > MAX_BYTES:
+            raise ScenarioError(name, "", too_big)
+        with open(path, "rb") as handle:
+            raw = handle.read(MAX_BYTES + 1)
     except OSError as exc:
         raise ScenarioError(name, "", f"can't be read: {exc.strerror or exc}") from None
-    return parse_bytes(raw, name, path.stem, file=path.name)
+    if len(raw) > MAX_BYTES:
+        raise ScenarioError(name, "", too_big)
+    return parse_bytes(raw, name, printable(path.stem), file=printable(path.name))
 
 
 def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = None) -> ScenarioFile:
@@ -80,6 +94,7 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = N
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ScenarioError(name, "", f"is not UTF-8 text (byte {exc.start})") from None
+    _refuse_deep_keys(text, name)
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -91,7 +106,22 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = N
 
 def parse_document(doc: Mapping[str, Any], name: str, scenario_id: str, *, file: str | None = None) -> ScenarioFile:
     """Validate a parsed TOML document."""
-    return _Parser(name).document(doc, scenario_id, file or name)
+    try:
+        return _Parser(name).document(doc, scenario_id, file or name)
+    except RecursionError:
+        raise ScenarioError(name, "", "tables or lists are nested too deeply") from None
+
+
+def _refuse_deep_keys(text: str, name: str) -> None:
+    """Refuse dotted keys of more than :data:`MAX_KEY_PARTS` parts before parsing.
+
+    tomllib takes quadratic time over a very long dotted key (``[a.a.a...]``), and no scenario
+    needs more than three parts, so such a file is refused at once.
+    """
+    for number, line in enumerate(text.splitlines(), 1):
+        head = line.split("=", 1)[0] if not line.lstrip().startswith("[") else line
+        if head.count(".") >= MAX_KEY_PARTS:
+            raise ScenarioError(name, f"line {number}", f"a key with more than {MAX_KEY_PARTS} dotted parts; scenario files never need that many")
 
 
 class _Parser:
@@ -136,13 +166,19 @@ class _Parser:
             self.fail(where, f"expected a whole number, got {_kind(value)}")
         if value < 0:
             self.fail(where, f"must be 0 or more, got {value}")
+        return self.sized(value, where)
+
+    def sized(self, value: int, where: str) -> int:
+        """Refuse integers of more than :data:`MAX_DIGITS` digits (results stay printable)."""
+        if abs(value) >= 10**MAX_DIGITS:
+            self.fail(where, f"a number of more than {MAX_DIGITS:,} digits; numbers are limited to {MAX_DIGITS:,} digits")
         return value
 
     def player(self, value, players: tuple[str, ...], where: str) -> str:
         if not isinstance(value, str):
             self.fail(where, f"expected a player's name, got {_kind(value)}")
         if value not in players:
-            self.fail(where, f"is {value!r}, who is not one of the players ({', '.join(players)})")
+            self.fail(where, f"is {_short(value)}, who is not one of the players ({', '.join(players)})")
         return value
 
     # --- the document -------------------------------------------------------------------------
@@ -211,7 +247,7 @@ class _Parser:
             if isinstance(value, bool):
                 out[key] = value
             elif isinstance(value, int):
-                out[key] = value
+                out[key] = self.sized(value, where)
             else:
                 self.fail(where, f"expected true, false or a whole number, got {_kind(value)}")
         return out
@@ -265,7 +301,7 @@ class _Parser:
             elif is_bool != isinstance(value, bool) or not isinstance(value, int):
                 wanted = "true or false" if is_bool else "a whole number"
                 self.fail(here, f"{key!r} is declared as {'a boolean' if is_bool else 'an integer'}; expected {wanted}, got {_kind(value)}")
-            out[key] = value
+            out[key] = value if isinstance(value, bool) else self.sized(value, here)
         return out
 
     def loop(self, raw, state) -> LoopFlags:
@@ -281,7 +317,7 @@ class _Parser:
                 self.fail(_at("[loop]", "ends_when.value"), "is required: the name of an integer in [state]")
             value = e["value"]
             if not isinstance(value, str) or value not in state:
-                self.fail(_at("[loop]", "ends_when.value"), f"{value!r} is not declared in [state]")
+                self.fail(_at("[loop]", "ends_when.value"), f"{_kind(value)} is not a value declared in [state]")
             if isinstance(state[value], bool):
                 self.fail(_at("[loop]", "ends_when.value"), f"{value!r} is a boolean; ends_when needs an integer")
             bounds = [k for k in ("at_most", "at_least") if k in e]
@@ -290,6 +326,7 @@ class _Parser:
             bound = e[bounds[0]]
             if isinstance(bound, bool) or not isinstance(bound, int):
                 self.fail(_at("[loop]", f"ends_when.{bounds[0]}"), f"expected a whole number, got {_kind(bound)}")
+            self.sized(bound, _at("[loop]", f"ends_when.{bounds[0]}"))
             ends = EndsWhen(value, bound, bounds[0] == "at_most")
         ends_with = None
         if "ends_with" in table:
@@ -332,7 +369,7 @@ class _Parser:
                     self.fail(_at("[intent]", f"{name}.step"), f"must be less than the number of steps ({size}), got {step}")
                 out[name] = Intent(after, step)
             elif isinstance(value, str) and value.strip().lower() not in _INFINITE_WORDS:
-                self.fail(where, f"expected \"never\", a whole number or {{after, step}}, got {value!r}")
+                self.fail(where, f"expected \"never\", a whole number or {{after, step}}, got {_kind(value)}")
             else:
                 out[name] = Intent(self.count(value, where))
         return out
@@ -362,7 +399,7 @@ class _Parser:
         if name == "result":
             known = [r.value for r in Result]
             if value not in known:
-                self.fail(where, f"expected one of {', '.join(known)}, got {value!r}")
+                self.fail(where, f"expected one of {', '.join(known)}, got {_kind(value)}")
             return value
         if name == "iterations":
             if isinstance(value, dict):
@@ -384,7 +421,7 @@ class _Parser:
                         self.fail(here, f"{k!r} is a boolean; expected true or false, got {_kind(v)}")
                 elif v != "unbounded" and (isinstance(v, bool) or not isinstance(v, int)):
                     self.fail(here, f"{k!r} is an integer; expected a whole number or \"unbounded\", got {_kind(v)}")
-                out[k] = v
+                out[k] = v if isinstance(v, (bool, str)) else self.sized(v, here)
             return out
         if name == "judge":
             return self.flag(value, where)
@@ -401,6 +438,10 @@ class _Parser:
 def _at(section: str, path: str) -> str:
     """How messages name a field: ``step 2: 'by'``, ``[intent]: 'Bob.step'``, ``'title'``."""
     return f"{section}: '{path}'" if section else f"'{path}'"
+
+
+def _short(value: str) -> str:
+    return repr(value) if len(value) < 60 else repr(value[:57] + "...")
 
 
 def _kind(value) -> str:

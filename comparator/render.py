@@ -28,7 +28,7 @@ def md(text: str) -> str:
     flat = " ".join(str(text).split())
     flat = _MD_SPECIAL.sub(r"\\\1", flat)
     # At the start of a line "#", "-", "+", "=" or "1." would make a heading or a list.
-    return re.sub(r"^([#=]|[-+](?=\s|$)|\d{1,9}(?=[.)](?:\s|$)))", r"\\\1", flat)
+    return re.sub(r"^([#=+-]|\d{1,9}(?=[.)](?:\s|$)))", r"\\\1", flat)
 
 
 class Raw(str):
@@ -69,7 +69,7 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
     out.append(f"{h} {md(sc.title)}\n")
     if sc.description:
         out.append(md(sc.description) + "\n")
-    facts = [f"*Scenario:* `{sc.id}` ({md(sc.file)})"]
+    facts = [f"*Scenario:* {md(sc.id)} ({md(sc.file)})"]
     if sc.source:
         facts.append(f"*Source:* {md(sc.source)}")
     if sc.tags:
@@ -93,7 +93,7 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
     if view.agree:
         out.append("Every ruleset gives the same outcome.\n")
     else:
-        out.append(f"Rows marked **{DIFFERS}** differ between the rulesets: " + ", ".join(f"`{d}`" for d in view.differences) + ".\n")
+        out.append(f"Rows marked **{DIFFERS}** differ between the rulesets: " + ", ".join(md(d) for d in view.differences) + ".\n")
     if view.rows:
         headers = ["Outcome"] + [c.name for c in view.columns]
         rows = []
@@ -142,6 +142,7 @@ def markdown(report: Report) -> str:
 
 def _finish(text: str) -> str:
     """``\\n`` line endings, no trailing spaces except markdown line breaks, one final newline."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = [line.rstrip() if not line.endswith("  ") or not line.strip() else line for line in text.split("\n")]
     return "\n".join(lines).rstrip("\n") + "\n"
 
@@ -186,16 +187,16 @@ def timeline_markdown(timelines) -> str:
     out: list[str] = []
     if several:
         out.append("# Timelines\n")
-        out.append("\n".join(f"- [{md(t.scenario.scenario.title)}](#timeline-{t.scenario.id})" for t in timelines) + "\n")
+        out.append("\n".join(f"- [{md(t.scenario.scenario.title)}](#{_timeline_anchor(t)})" for t in timelines) + "\n")
     for t in timelines:
         h = "##" if several else "#"
         sc = t.scenario
         if several:
-            out.append(f'<a id="timeline-{sc.id}"></a>\n')
+            out.append(f'<a id="{_timeline_anchor(t)}"></a>\n')
         out.append(f"{h} Timeline: {md(sc.scenario.title)}\n")
         if sc.scenario.description:
             out.append(md(sc.scenario.description) + "\n")
-        out.append(f"*Scenario:* `{sc.id}` ({md(sc.file)}). Consecutive eras that settle the loop the same way share a row.\n")
+        out.append(f"*Scenario:* {md(sc.id)} ({md(sc.file)}). Consecutive eras that settle the loop the same way share a row.\n")
         for line in t.lines:
             out.append(f"{h}# {md(line.name)}\n")
             rows = []
@@ -208,6 +209,11 @@ def timeline_markdown(timelines) -> str:
                 out.append("**Where the texts are silent or ambiguous:**\n")
                 out.append("\n".join(f"- {md(name)}: {md(note)}" for name, note in notes) + "\n")
     return _finish("\n".join(out))
+
+
+def _timeline_anchor(timeline) -> str:
+    """A safe anchor for a timeline section (letters, digits, - and _ only)."""
+    return "timeline-" + "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in timeline.scenario.id)
 
 
 def timeline_html(timelines) -> str:
@@ -226,7 +232,8 @@ def timeline_html(timelines) -> str:
     )
     css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
     title = f"Timeline: {timelines[0].scenario.scenario.title}" if len(timelines) == 1 else "Timelines"
-    return _finish(env.get_template("timeline.html.j2").render(timelines=timelines, title=title, css=css))
+    items = [(t, _timeline_anchor(t)) for t in timelines]
+    return _finish(env.get_template("timeline.html.j2").render(timelines=timelines, items=items, title=title, css=css))
 
 
 def timeline_json(timelines) -> str:

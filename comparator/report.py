@@ -310,7 +310,7 @@ def anchors(comparisons: Sequence[Comparison]) -> list[str]:
     seen: dict[str, int] = {}
     out = []
     for c in comparisons:
-        base = "scenario-" + "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in c.scenario.id)
+        base = "scenario-" + "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in c.scenario.id)
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
     return out
