@@ -317,7 +317,8 @@ class _Parser:
                 self.fail(_at("[loop]", "ends_when.value"), "is required: the name of an integer in [state]")
             value = e["value"]
             if not isinstance(value, str) or value not in state:
-                self.fail(_at("[loop]", "ends_when.value"), f"{_kind(value)} is not a value declared in [state]")
+                what = f"{_short(value)} is not declared in [state]" if isinstance(value, str) else f"expected the name of an integer in [state], got {_kind(value)}"
+                self.fail(_at("[loop]", "ends_when.value"), what)
             if isinstance(state[value], bool):
                 self.fail(_at("[loop]", "ends_when.value"), f"{value!r} is a boolean; ends_when needs an integer")
             bounds = [k for k in ("at_most", "at_least") if k in e]
