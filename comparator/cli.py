@@ -92,15 +92,11 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
-def render(comparisons, fmt: str, *, only_differences: bool = False, title: str | None = None, links=None, see_also=()) -> str:
-    """A report of comparisons in one format."""
-    from . import render as renderers
-    from .report import build
+def render(comparisons, fmt: str, **options) -> str:
+    """A report of comparisons in one format (see :func:`comparator.render.report`)."""
+    from .render import report
 
-    if fmt == "json":
-        return renderers.json_report(comparisons)
-    report = build(comparisons, title=title, only_differences=only_differences, links=links, see_also=see_also)
-    return renderers.markdown(report) if fmt == "md" else renderers.html(report)
+    return report(comparisons, fmt, **options)
 
 
 def _emit(text: str, output: str | None) -> None:
@@ -227,6 +223,66 @@ def list_rulesets(diff_key) -> None:
         click.echo("line: " + " -> ".join(r.key for r in line))
     numbers = ", ".join(f"{n} ({d})" for d, n in SHORTCUT_RULE_NUMBERS)
     click.echo(f"the CR's loop rule, by number: {numbers}")
+
+
+@main.command()
+def schema() -> None:
+    """Print the JSON Schema of scenario files (format 1), for editors and other tools."""
+    from importlib import resources
+
+    click.echo(resources.files("comparator").joinpath("schema", "scenario.schema.json").read_text(encoding="utf-8"), nl=False)
+
+
+STARTER = """\
+# A loopcompare scenario (format 1): one loop, described once, settled under every era's rules.
+# Check it with: loopcompare validate {file}    Compare with: loopcompare compare {file}
+# Every key is documented in the README ("Scenario files"); unknown keys are errors.
+
+format = 1
+title = "{title}"
+description = "What happens, in words a reader understands without the rules open."
+source = "Where the case comes from (a rule's example, a ruling, an article)."
+tags = ["two players"]
+
+players = ["Alice", "Bob"]      # in turn order
+active = "Alice"                # whose turn it is (default: the first player)
+
+[state]                         # the values the loop changes: booleans and integers
+flying = false
+
+[[step]]                        # one iteration of the loop, step by step
+by = "Alice"
+does = "activates '{{0}}: This creature gains flying'"
+optional = true                 # she may stop doing it (default false: a trigger)
+set = {{ flying = true }}
+
+[[step]]
+by = "Bob"
+does = "activates '{{0}}: Target creature loses flying'"
+optional = true
+set = {{ flying = false }}
+
+[intent]                        # "never" (the default), a number of iterations, or {{ after, step }}
+Alice = "never"
+Bob = 3
+
+# [expect.cr-2024]              # outcomes you expect, checked by: loopcompare check {file}
+# result = "shortcut"
+"""
+
+
+@main.command()
+@click.argument("name")
+@click.option("--force", is_flag=True, help="Overwrite an existing file.")
+def new(name, force) -> None:
+    """Write a commented starter scenario NAME.toml (or NAME, if it ends in .toml) that validates."""
+    target = Path(name if name.endswith(".toml") else f"{name}.toml")
+    if target.exists() and not force:
+        raise InputError(f"{target}: already exists; use --force to overwrite it")
+    title = target.stem.replace("-", " ").replace("_", " ").strip() or "A loop"
+    text = STARTER.format(file=target.name, title=title.replace("\\", "").replace('"', "'"))
+    _emit(text, str(target))
+    click.echo(f"wrote {target}; check it with: loopcompare validate {target}")
 
 
 @main.command()

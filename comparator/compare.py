@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from rulesets import COMPARED_FIELDS, Outcome, Ruleset
+from rulesets import COMPARED_FIELDS, Outcome, Result, Ruleset
 
 from .loader import ScenarioFile
 
@@ -49,8 +49,25 @@ class Comparison:
 
 
 def compare(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
-    """Settle one scenario under each ruleset."""
-    return Comparison(scenario, tuple(rulesets), {r.key: r.settle(scenario.scenario) for r in rulesets})
+    """Settle one scenario under each ruleset.
+
+    A third-party ruleset that raises is reported in its outcome (``unspecified``, with the
+    error as a note) so the others still run; a built-in one that raises is a bug, and the
+    error propagates.
+    """
+    return Comparison(scenario, tuple(rulesets), {r.key: _settle(r, scenario) for r in rulesets})
+
+
+def _settle(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
+    from rulesets.registry import BUILTIN
+
+    if ruleset.key in BUILTIN:
+        return ruleset.settle(scenario.scenario)
+    try:
+        return ruleset.settle(scenario.scenario)
+    except Exception as exc:  # a broken plugin is reported, not fatal
+        note = f"The ruleset plugin {ruleset.key!r} failed on this scenario: {type(exc).__name__}: {exc}"
+        return Outcome(Result.UNSPECIFIED, notes=(note,), state=dict(scenario.scenario.state))
 
 
 def _hashable(value):

@@ -169,6 +169,19 @@ def html(report: Report) -> str:
     return _finish(page)
 
 
+# --- any format ------------------------------------------------------------------------------------
+
+
+def report(comparisons, fmt: str, *, only_differences: bool = False, title: str | None = None, links=None, see_also=()) -> str:
+    """A report of comparisons as ``md``, ``html`` or ``json``."""
+    from .report import build
+
+    if fmt == "json":
+        return json_report(comparisons)
+    view = build(comparisons, title=title, only_differences=only_differences, links=links, see_also=see_also)
+    return markdown(view) if fmt == "md" else html(view)
+
+
 # --- JSON ------------------------------------------------------------------------------------------
 
 

@@ -54,15 +54,20 @@ class Stop:
 
 @dataclass(frozen=True)
 class Source:
-    """A text file a ruleset quotes, and the prefix its citations carry ("CR " from the MTR)."""
+    """A text file a ruleset quotes, and the prefix its citations carry ("CR " from the MTR).
+
+    The file lives in the ``texts/`` folder of ``package``: ``rulesets`` for the built-ins, the
+    plugin's own package for a third-party ruleset.
+    """
 
     filename: str
     prefix: str = ""
     mtr_section: str | None = None
+    package: str = "rulesets"
 
     def load(self) -> texts.Document:
         """The parsed document."""
-        return texts.document(self.filename, self.mtr_section)
+        return texts.document(self.filename, self.mtr_section, self.package)
 
 
 class Settlement:
@@ -87,6 +92,12 @@ class Settlement:
         for key in keys:
             if key not in self.quotes:
                 self.quotes.append(key)
+
+    def _quote(self, key: str) -> str:
+        try:
+            return self.ruleset.quote(key)
+        except KeyError:
+            return f"(the sources of {self.ruleset.name} have no text for {key})"
 
     def mark(self) -> tuple[int, int, int, int]:
         """A point to :meth:`rollback` to: the lengths of the transcript, rules, quotes and notes."""
@@ -132,7 +143,7 @@ class Settlement:
             rules=tuple(self.rules),
             notes=tuple(self.notes),
             transcript=tuple(self.transcript),
-            quotes=tuple((key, self.ruleset.quote(key)) for key in self.quotes),
+            quotes=tuple((key, self._quote(key)) for key in self.quotes),
         )
 
     # --- vocabulary shared by every ruleset's transcript ------------------------------------------

@@ -151,5 +151,8 @@ def registry() -> Registry:
     registered = {ep.value for ep in points}
     # Built-ins missing from the installed metadata (a bare source tree, an old install) still load.
     entries = [(name, _builtin_loader(target)) for name, target in BUILTIN.items() if target not in registered]
-    entries += [(ep.name, ep.load) for ep in points]
+    # Built-ins first, so a plugin can never take a built-in key or alias away from them.
+    builtin_targets = set(BUILTIN.values())
+    entries += [(ep.name, ep.load) for ep in points if ep.value in builtin_targets]
+    entries += [(ep.name, ep.load) for ep in points if ep.value not in builtin_targets]
     return build(entries)

@@ -19,7 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-_RULE_START = re.compile(r"^(?P<id>(?:\d{3}\.\d+[a-z]?)|(?:G\.21\.(?:\d+|Ruling\.\d+)))(?:\.|\s+-)?\s+(?P<text>.*)$")
+_RULE_START = re.compile(
+    r"^(?P<id>(?:\d{3}\.\d+[a-z]?)|(?:G\.21\.(?:\d+|Ruling\.\d+))|(?:[A-Z]{1,3}\.\d+(?:\.\d+)*[a-z]?))(?:\.|\s+-)?\s+(?P<text>.*)$"
+)
 _DRAW_HEADING = re.compile(r"^## (?P<id>\d{3}\.\d+[a-z]?), CR (?P<start>\d{4}-\d{2}-\d{2})")
 
 
@@ -48,17 +50,19 @@ class Document:
         return "\n\n".join(f"{key} {text}" for key, text in self.rules)
 
 
-def _raw(filename: str) -> str:
-    return resources.files("rulesets").joinpath("texts", filename).read_text(encoding="utf-8")
+def _raw(filename: str, package: str = "rulesets") -> str:
+    """A text file from a package's ``texts/`` folder (a plugin ships its own)."""
+    return resources.files(package).joinpath("texts", filename).read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=None)
-def document(filename: str, mtr_section: str | None = None) -> Document:
-    """Load a rules document; ``mtr_section`` (e.g. ``"MTR 4.4"``) numbers plain paragraphs."""
+def document(filename: str, mtr_section: str | None = None, package: str = "rulesets") -> Document:
+    """Load a rules document from ``package``'s ``texts/`` folder; ``mtr_section`` (e.g.
+    ``"MTR 4.4"``) numbers plain paragraphs."""
     provenance: list[str] = []
     rules: list[list[str]] = []
     paragraph = 0
-    for line in _raw(filename).splitlines():
+    for line in _raw(filename, package).splitlines():
         stripped = line.strip()
         if stripped.startswith("#"):
             provenance.append(stripped.lstrip("# ").strip())

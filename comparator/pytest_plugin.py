@@ -1,0 +1,45 @@
+"""A pytest plugin for people who pin loop reports in their own test suites.
+
+Installed with loopcompare (entry point ``pytest11``), it gives the ``loop_report`` fixture:
+render a scenario under chosen rulesets and check the report against a golden file through
+pytest-regressions (``pip install pytest-regressions``)::
+
+    def test_flying_loop(loop_report):
+        loop_report("my-loop.toml", rulesets=["cr-2008", "cr-2024"])
+
+The first run writes the golden file next to the test (``test_module/test_flying_loop.md``)
+and fails; later runs compare byte for byte; ``pytest --force-regen`` updates it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture
+def loop_report(request):
+    """``loop_report(scenario, rulesets=(), fmt="md", basename=None)``: check a rendered report.
+
+    ``scenario`` is a path (relative paths are taken from the test file's folder) or a built-in
+    scenario's name; ``rulesets`` are keys or aliases (default: the four mission rulesets).
+    Returns the :class:`comparator.compare.Comparison`, for further assertions.
+    """
+    from comparator.compare import compare
+    from comparator.library import resolve
+    from comparator.render import report
+    from rulesets import registry
+
+    def check(scenario, rulesets=(), fmt: str = "md", basename: str | None = None):
+        path = Path(scenario)
+        if not path.is_absolute() and (request.path.parent / path).exists():
+            path = request.path.parent / path
+        (scenario_file,) = resolve(str(path) if path.exists() else str(scenario))
+        comparison = compare(scenario_file, registry().select(list(rulesets)))
+        text = report([comparison], fmt)
+        file_regression = request.getfixturevalue("file_regression")
+        file_regression.check(text, extension=f".{fmt}", basename=basename, newline="\n", encoding="utf-8")
+        return comparison
+
+    return check
