@@ -27,8 +27,12 @@ def md(text: str) -> str:
     """Escape text for a markdown paragraph or table cell: inert, on one line."""
     flat = " ".join(str(text).split())
     flat = _MD_SPECIAL.sub(r"\\\1", flat)
-    # At the start of a line "#", "-", "+", "=" or "1." would make a heading or a list.
-    return re.sub(r"^([#=+-]|\d{1,9}(?=[.)](?:\s|$)))", r"\\\1", flat)
+    # At the start of a line "#", "-", "+" or "=" would make a heading, a list or a rule, and
+    # "1." or "1)" a numbered list: escape the mark (a backslash before a digit would show).
+    # A heading's text may not end in "#"s either: CommonMark would read them as its closing sequence.
+    flat = re.sub(r"(#+)$", lambda m: "\\#" * len(m.group(1)), flat)
+    flat = re.sub(r"^([#=+-])", r"\\\1", flat)
+    return re.sub(r"^(\d{1,9})([.)])(?=\s|$)", r"\1\\\2", flat)
 
 
 class Raw(str):

@@ -40,6 +40,8 @@ class Decision:
     deviates: str | None = None
     counts: Mapping[str, Count] | None = None
     per_player: tuple[str, ...] | None = None
+    end_state: Mapping[str, object] | None = None
+    """The state where independent sets were cut off by the loop's end (else computed from counts)."""
 
 
 @dataclass(frozen=True)
@@ -122,7 +124,7 @@ class Settlement:
         if decision.counts is not None:
             # Independent sets, each run its own number of times: no single cut, no last action.
             iterations = dict(decision.counts)
-            state = facts.state_with_counts(decision.counts)
+            state = dict(decision.end_state) if decision.end_state is not None else facts.state_with_counts(decision.counts)
         elif decision.point is not None:
             point = decision.point
             steps = point.steps
@@ -156,6 +158,11 @@ class Settlement:
         """The number a player names: their intent, or an unbounded one if they never deviate."""
         intent = self.scenario.intent(player)
         return UNBOUNDED if intent.never else intent.after
+
+    def point(self, player: str) -> CutPoint:
+        """Where a player stops the loop themselves: their deviation point (a partial one as
+        given), or, if they never deviate, their first choice after an unbounded number."""
+        return self.facts.deviation_point(player) or self.facts.own_point(player, UNBOUNDED)
 
     def means(self, player: str) -> str | None:
         """How a player outside the loop's optional actions could end it, in words, if at all."""
@@ -302,14 +309,20 @@ class Ruleset:
             if end is not None and decision.result is Result.UNSPECIFIED:
                 ctx.note(f"Left alone, the loop would end by itself {end.describe()}.")
             return decision
-        if decision.counts is not None:
-            first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
-            if first is not UNBOUNDED and ctx.facts.position(end) > first * ctx.facts.size:
-                ctx.note(
-                    "The loop would end by itself only after some independent sets have stopped; "
-                    "the sets' own numbers are kept (reading: the end is not reached)."
-                )
+        first = min((c for c in (decision.counts or {}).values() if c is not UNBOUNDED), default=UNBOUNDED)
+        all_running = first is UNBOUNDED or ctx.facts.position(end) <= first * ctx.facts.size
+        if decision.counts is not None and not all_running:
+            # The end comes, if at all, after some sets have stopped: follow the sets that still run.
+            hit = ctx.facts.end_with_counts(decision.counts)
+            if hit is None:
                 return decision
+            reached, state = hit
+            ctx.rollback(before)
+            what = ctx.scenario.loop.ends_with or f"{ctx.scenario.loop.ends_when.value} reaches its bound"
+            ctx.say(self.ends_rule or self.loop_rule, f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).", quote=self.loop_quote() if not self.ends_rule else self.ends_rule)
+            ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
+            self._ends_note(ctx)
+            return Decision(Result.ENDS, counts=reached, end_state=state)
         elif decision.point is not None and not decision.point.unbounded:
             if ctx.facts.position(end) > ctx.facts.position(decision.point):
                 return decision
@@ -330,15 +343,21 @@ class Ruleset:
         if self.ends_rule:
             ctx.say(self.ends_rule, f"the loop is not really infinite: it ends by itself {end.describe()} ({what}) and is run to completion.")
             return
-        ctx.note(
-            f"{self.name} has no rule for a loop that ends by itself: its loop rules are for actions that could be "
-            f"repeated indefinitely ({self.loop_rule}). Reading taken: such a loop is simply run to completion, as the "
-            "1998 Rules Summary (G.21) ruled: \u201cIf a loop will end, the game will run it to completion.\u201d"
-        )
+        self._ends_note(ctx)
         ctx.say(
             self.loop_rule,
             f"the loop is not endless: it ends by itself {end.describe()} ({what}), before anyone stops it, and is run to completion.",
             quote=self.loop_quote(),
+        )
+
+    def _ends_note(self, ctx: Settlement) -> None:
+        """The reading that lets a loop which ends by itself run to completion, where it is one."""
+        if self.ends_rule:
+            return
+        ctx.note(
+            f"{self.name} has no rule for a loop that ends by itself: its loop rules are for actions that could be "
+            f"repeated indefinitely ({self.loop_rule}). Reading taken: such a loop is simply run to completion, as the "
+            "1998 Rules Summary (G.21) ruled: \u201cIf a loop will end, the game will run it to completion.\u201d"
         )
 
     def loop_quote(self) -> str:

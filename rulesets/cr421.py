@@ -108,7 +108,7 @@ class Cr2004(Ruleset):
         """421.2: the controller names a number; another player may intervene first."""
         facts = ctx.facts
         number = ctx.number(controller)
-        own = Stop(controller, facts.own_point(controller, number))
+        own = Stop(controller, ctx.point(controller))
         ctx.say("421.2", f"{ctx.who(controller)} controls every optional action in the loop and chooses a number: {describe_count(number)}.")
         others = [p for p in facts.turn_order if p != controller]
         if len(ctx.scenario.players) > 2 and self.two_player_text:
@@ -265,6 +265,18 @@ class Cr2004(Ruleset):
         return f"Rule 421 was replaced by rule 713 \u201cTaking Shortcuts\u201d on 2009-07-11; that rule is {number_today()} today."
 
 
+    def _outside_independent(self, ctx: Settlement, involved, decision: Decision) -> Decision:
+        """421.5 gives each set its number; a player outside the sets doesn't change them."""
+        for player in ctx.facts.turn_order:
+            point = ctx.facts.deviation_point(player)
+            if player not in involved and point is not None:
+                ctx.note(
+                    f"{player} means to act {point.describe()}, but 421.5 gives each set of actions its own number "
+                    "and says nothing of players outside the sets. Reading taken: the sets run their numbers; "
+                    f"{player} acts when they get priority, without ending the others' actions."
+                )
+        return decision
+
     def _outside_players(self, ctx: Settlement, involved, decision: Decision, rule: str) -> Decision:
         """Players outside a multiplayer 421.3 or 421.5 loop who act first (the rules are silent on them)."""
         facts = ctx.facts
@@ -378,7 +390,7 @@ class Cr2005(Cr2004):
                         "or choose a higher number; the reading taken is that the agreed number binds their own actions too."
                     )
         decision = Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
-        return self._outside_players(ctx, involved, decision, "421.5")
+        return self._outside_independent(ctx, involved, decision)
 
 class Cr2008(Cr2005):
     """CR 421, final text (2008-10-01 to 2009-07-10): the multiplayer infinity rules.
@@ -448,7 +460,7 @@ class Cr2008(Cr2005):
             ctx.say("421.5", f"{ctx.who(player)} {how}: {describe_count(counts[player])}.")
         ctx.say("421.5", "each set of actions occurs its own number of times.")
         decision = Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
-        return self._outside_players(ctx, involved, decision, "421.5")
+        return self._outside_independent(ctx, involved, decision)
 
 
 def _higher(a: Count, b: Count) -> bool:

@@ -128,7 +128,7 @@ class Mtr2018(Cr2009Sept):
         number = ctx.number(controller)
         self.mtr(ctx, words, f"{ctx.who(controller)} is the one player involved in maintaining the loop and chooses a number of iterations: {describe_count(number)}.")
         others = [p for p in facts.turn_order if p != controller]
-        stops = [Stop(controller, facts.own_point(controller, number))]
+        stops = [Stop(controller, ctx.point(controller))]
         for stop in self.intervening(ctx, others, need_means=False):
             if not _earlier(facts, stop, stops[0]):
                 self.mtr(ctx, words, f"{stop.player} agrees.")

@@ -449,6 +449,65 @@ class LoopFacts:
             out[p] = n if n is UNBOUNDED else n + extra
         return out
 
+    def _phases(self, counts: Mapping[str, Count]):
+        """The side-by-side run of independent sets, phase by phase: (steps running, repetitions)."""
+        finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
+        bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
+        owners = self.set_of_step
+        done = 0
+        for bound in bounds:
+            running = tuple(i for i, o in enumerate(owners) if o is None or _reaches(counts.get(o, 0), bound))
+            reps: Count = UNBOUNDED if bound is UNBOUNDED else bound - done
+            yield done, running, reps
+            if bound is not UNBOUNDED:
+                done = bound
+
+    def end_with_counts(self, counts: Mapping[str, Count]):
+        """Where ``ends_when`` first holds while independent sets run their own counts, if it does.
+
+        Returns (counts performed by then, state then), or None.  Closed form, phase by phase:
+        within a phase the running steps repeat like a smaller loop.
+        """
+        ends = self.scenario.loop.ends_when
+        if ends is None:
+            return None
+        holds = (lambda v: v <= ends.bound) if ends.at_most else (lambda v: v >= ends.bound)
+        value: Value = self.scenario.state[ends.value]
+        steps = self.scenario.steps
+        for done, running, reps in self._phases(counts):
+            if reps == 0 or not running:
+                continue
+            maps = [_Affine()]
+            for i in running:
+                maps.append(maps[-1].then(_step_map(steps[i], ends.value)))
+            best = None
+            for k in range(1, len(running) + 1):
+                for n in self._first_n(maps[k], maps[-1], value, ends, holds):
+                    if (reps is UNBOUNDED or n < reps) and (best is None or (n, k) < best):
+                        best = (n, k)
+            if best is not None:
+                n, k = best
+                performed = {i for i in running[:k]}
+                reached = {}
+                for p, c in counts.items():
+                    mine = [i for i in running if self.set_of_step[i] == p]
+                    extra = 1 if mine and mine[0] in performed else 0
+                    reached[p] = c if (c is not UNBOUNDED and c <= done) else done + n + extra
+                state = {}
+                for name in self.scenario.state:
+                    m = _Affine()
+                    for i in running[:k]:
+                        m = m.then(_step_map(steps[i], name))
+                    state[name] = m.apply(self._phase_value(name, counts, done + n))
+                return reached, state
+            value = _power(maps[-1], reps, value)
+        return None
+
+    def _phase_value(self, name: str, counts: Mapping[str, Count], upto: int) -> Value:
+        """The value of ``name`` after the sets have run side by side for ``upto`` iterations."""
+        capped = {p: (upto if c is UNBOUNDED or c > upto else c) for p, c in counts.items()}
+        return self.state_with_counts(capped)[name]
+
     def state_with_counts(self, counts: Mapping[str, Count]) -> dict[str, Value]:
         """The state when each independent set has run its own number of times.
 

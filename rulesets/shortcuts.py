@@ -125,7 +125,7 @@ class Cr2009(Ruleset):
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
         """729.2: the controller proposes; each other player accepts or shortens."""
-        return self._propose(ctx, controller, ctx.facts.own_point(controller, ctx.number(controller)), [controller])
+        return self._propose(ctx, controller, ctx.point(controller), [controller])
 
     def _propose(self, ctx: Settlement, proposer: str, end: CutPoint, involved) -> Decision:
         """729.2a-c: ``proposer`` proposes ending at ``end``; others in turn order accept or shorten."""
@@ -168,14 +168,14 @@ class Cr2009(Ruleset):
         for player in involved:
             counts[player] = ctx.number(player)
             ctx.say(self.rule("2a"), f"{ctx.who(player)} proposes to repeat their own actions {times(counts[player])}; the others accept.")
-        outsiders = [p for p in facts.turn_order if p not in involved]
-        stops = self.intervening(ctx, outsiders, need_means=False)
-        if stops:
-            first, _ = earliest(stops, facts, facts.turn_order)
-            reached = facts.counts_at(first.point, counts)
-            ctx.say(self.rule("2b"), f"{first.player} shortens every proposal to {first.point.describe()}.")
-            counts = {p: _smaller(c, reached[p]) for p, c in counts.items()}
-            return Decision(Result.SHORTCUT, deviates=first.player, counts=counts)
+        for player in facts.turn_order:
+            point = facts.deviation_point(player)
+            if player not in involved and point is not None:
+                ctx.note(
+                    f"{player} means to act {point.describe()}. {self.rule('2b')} lets them shorten a proposal to act "
+                    "there, but these actions don't depend on anything they do, so each player can propose their "
+                    "own loop again. Reading taken: the sets run their own numbers."
+                )
         return Decision(Result.SHORTCUT, counts=counts)
 
     def _settle_shared(self, ctx: Settlement, involved, per_player) -> Decision:
@@ -193,7 +193,7 @@ class Cr2009(Ruleset):
                     f"{_people(p for p in ctx.scenario.players if p not in involved)} no part",
                 )
             proposer = designated
-        own = facts.own_point(proposer, ctx.number(proposer))
+        own = ctx.point(proposer)
         end = own
         if repeat is not None:
             if not ctx.scenario.state:

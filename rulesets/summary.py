@@ -56,6 +56,7 @@ class Summary1998(Ruleset):
                 "the result is up to the judge.",
             )
             ctx.judge = True
+            ctx.note("G.21 leaves loops with randomness to the judge: the text gives no outcome, so the result is 'unspecified' and a judge is needed.")
             return Decision(Result.UNSPECIFIED)
         loop = ctx.scenario.loop
         for flag, what in (
@@ -128,7 +129,7 @@ class Summary1998(Ruleset):
         ctx.say("G.21.2", f"the loop is completely under {ctx.who(controller)}'s control: they demonstrate it and state a number: {describe_count(number)}.")
         if number == 0:
             ctx.note("G.21.2 asks for \u201ca positive, finite integer\u201d; a number of 0 is read as not starting the loop.")
-        own = Stop(controller, facts.own_point(controller, number))
+        own = Stop(controller, ctx.point(controller))
         others = [p for p in facts.turn_order if p != controller]
         first, ties = earliest([own] + self.intervening(ctx, others, need_means=False), facts, [controller] + others)
         if first.player == controller:

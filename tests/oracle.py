@@ -1,0 +1,495 @@
+"""An independent, deliberately naive oracle for the four built-in rulesets.
+
+The product settles loops in closed form.  This module does the opposite: it plays the loop one
+step at a time from the starting state and applies each ruleset's procedure literally, for the
+small numbers a property test generates.  It shares nothing with the rulesets but the data model
+(:class:`rulesets.scenario.Scenario` and its parts, read as plain data: no ``LoopFacts``).
+
+The readings implemented are DOMAIN.md sections 3-4 and the team's decisions:
+
+* a position is ``n * len(steps) + k``; ``last_action`` is the ``by`` of the last step performed
+  before the cut; without a cut (draw, no_shortcut, no_restart, unspecified) the fields are empty
+  and the state is the starting state;
+* a player's deviation point for intent ``n`` is ``(n, their first step that is optional-by-them
+  or whose "unless" they pay)`` or ``(n, 0)``; ``{after, step}`` is exactly ``(after, step)``;
+  where a procedure wants a *number* (421.3, 421.5, independent sets) it is ``after``;
+* involved players control optional steps (cr-2004: or pay an "unless"); a mandatory loop stops
+  only at a breaker holder's or "unless" payer's point, else it is a draw; one involved player:
+  the earliest of their own point and everyone else's (ties: the controller, then turn order from
+  the active player, or from the player after the controller in cr-2024);
+* 421.3: the first involved player names a number, each later one lowers it or agrees; the
+  holder of the final number deviates at their first choice position at or after that many
+  iterations that follows another involved player's choice (cr-2008: an earlier point of a player
+  outside the loop wins); 421.5: each set its own count (cr-2004: the nonactive player's set
+  gets the higher of the two numbers), the sets run side by side;
+* cr-2024: the state repeats when state(p) == state(p - len) for some p >= len (never across
+  turns with a meaningful change); then the first involved player in turn order must deviate at
+  their first optional step from the first such p, unless their own point or (strictly) another
+  player's point comes earlier; without a repeat, the 729.2 proposal/shortening, or (independent)
+  each set its own count;
+* mtr-current: conditional/random, or across turns with a meaningful change: no_shortcut; a
+  restart: no_restart; else the lowest point of every player (involved "never" players rank by
+  naming order; across turns with every point unbounded: a draw); judge if a step is hidden;
+* ``ends_when``: if the bound holds no later than the cut (or instead of a draw or an unbounded
+  run), the loop "ends" at the first position where it holds (0 if it holds at the start).  For
+  independent sets (no single cut) the sets are played side by side: a bound reached while every
+  set is still running ends the loop at that linear position; a bound reached only after some set
+  has stopped ends it at a point no linear position describes (:class:`OracleGap`: the result
+  is "ends", the other fields are not determined by the readings);
+* "unbounded" numbers (a "never" player's number, 421.3's number when everyone agrees to it) are
+  simulated with a large stand-in.  The whole procedure runs twice, with two different stand-ins;
+  an iteration count or an integer that differs between the runs is reported as ``"unbounded"``.
+
+Limits: the oracle is meant for small scenarios (intents up to a few dozen iterations, a few
+steps).  :class:`OracleLimit` is raised when a scenario leaves that range.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rulesets.scenario import Scenario, Step
+
+#: The stand-in for an arbitrarily large number; the second run uses BIG + 1.
+BIG = 60
+
+RULESETS = ("cr-2004", "cr-2008", "cr-2024", "mtr-current")
+
+
+class OracleLimit(Exception):
+    """The scenario is outside the range the naive oracle can settle faithfully."""
+
+
+class OracleGap(Exception):
+    """The readings fix the result but no position describes the rest (see ``result``)."""
+
+    result = "ends"
+
+
+def settle(scenario: Scenario, key: str) -> dict[str, Any]:
+    """The compared outcome fields of ``scenario`` under ruleset ``key``, as plain data."""
+    a = _Run(scenario, key, BIG).outcome()
+    b = _Run(scenario, key, BIG + 1).outcome()
+    return _merge(a, b)
+
+
+def _merge(a: dict, b: dict) -> dict:
+    """Two runs with different stand-ins: what differs depends on the stand-in: "unbounded"."""
+    out = dict(a)
+    for name in ("result", "steps", "deviates", "last_action", "judge"):
+        if a[name] != b[name]:
+            raise AssertionError(f"oracle: {name} depends on the stand-in: {a[name]!r} / {b[name]!r}")
+    out["iterations"] = _merge_count(a["iterations"], b["iterations"])
+    state = {}
+    for name, value in a["state"].items():
+        other = b["state"][name]
+        if value == other:
+            state[name] = value
+        elif isinstance(value, bool):
+            raise AssertionError(f"oracle: boolean {name} depends on the stand-in")
+        else:
+            state[name] = "unbounded"
+    out["state"] = state
+    return out
+
+
+def _merge_count(x, y):
+    if isinstance(x, dict):
+        return {p: _merge_count(x[p], y[p]) for p in x}
+    if x == y:
+        if x is not None and x >= BIG - 10:
+            raise OracleLimit("an iteration count came close to the stand-in for unbounded")
+        return x
+    return "unbounded"
+
+
+class _Run:
+    """One literal run of a ruleset's procedure with one stand-in ``big`` for unbounded."""
+
+    def __init__(self, scenario: Scenario, key: str, big: int) -> None:
+        if key not in RULESETS:
+            raise ValueError(key)
+        self.sc = scenario
+        self.key = key
+        self.big = big
+        self.steps: tuple[Step, ...] = scenario.steps
+        self.L = len(self.steps)
+        players = scenario.players
+        i = players.index(scenario.active)
+        self.order = players[i:] + players[:i]  # turn order from the active player
+        self._states: list[dict] = [dict(scenario.state)]
+
+    # --- playing the loop step by step ----------------------------------------------------------
+
+    def state_at(self, pos: int) -> dict:
+        """The state after ``pos`` steps, played one at a time from the start."""
+        if pos > 400 * self.L:
+            raise OracleLimit("position too far to play out")
+        while len(self._states) <= pos:
+            s = dict(self._states[-1])
+            step = self.steps[(len(self._states) - 1) % self.L]
+            for name, value in step.set.items():
+                s[name] = value
+            for name, delta in step.add.items():
+                s[name] = s[name] + delta
+            self._states.append(s)
+        return self._states[pos]
+
+    def step_at(self, pos: int) -> Step:
+        return self.steps[pos % self.L]
+
+    def last_action(self, pos: int) -> str | None:
+        return self.step_at(pos - 1).by if pos > 0 else None
+
+    # --- who ------------------------------------------------------------------------------------
+
+    def ordered(self, players) -> list[str]:
+        wanted = set(players)
+        return [p for p in self.order if p in wanted]
+
+    def after(self, player: str) -> list[str]:
+        """The other players in turn order starting after ``player`` (CR 729.2b)."""
+        ps = self.sc.players
+        i = ps.index(player)
+        return list(ps[i + 1 :] + ps[:i])
+
+    def involved(self) -> list[str]:
+        s = {st.by for st in self.steps if st.optional}
+        if self.key == "cr-2004":
+            s |= {st.unless.by for st in self.steps if st.unless is not None}
+        return self.ordered(s)
+
+    def unless_payers(self) -> set[str]:
+        return {st.unless.by for st in self.steps if st.unless is not None}
+
+    def breaker_holders(self) -> set[str]:
+        return {b.by for b in self.sc.breakers}
+
+    # --- numbers and points ---------------------------------------------------------------------
+
+    def first_choice(self, player: str) -> int:
+        """Index of the player's first optional-by-them or unless-by-them step, else 0."""
+        for i, st in enumerate(self.steps):
+            if (st.optional and st.by == player) or (st.unless is not None and st.unless.by == player):
+                return i
+        return 0
+
+    def count(self, player: str) -> int:
+        """The number a player names: their intent's iterations, the stand-in for "never"."""
+        intent = self.sc.intent(player)
+        return self.big if intent.after is None else intent.after
+
+    def point(self, player: str) -> int | None:
+        """The player's deviation point as a position; None for "never"."""
+        intent = self.sc.intent(player)
+        if intent.after is None:
+            return None
+        if intent.after >= BIG - 10:
+            raise OracleLimit("intent too large for the stand-in")
+        k = intent.step if intent.step is not None else self.first_choice(player)
+        return intent.after * self.L + k
+
+    def own_point(self, player: str, big: int | None = None) -> int:
+        """The player's point, or for "never" the stand-in iterations at their first choice."""
+        p = self.point(player)
+        if p is None:
+            return (self.big if big is None else big) * self.L + self.first_choice(player)
+        return p
+
+    @staticmethod
+    def earliest(cands: list[tuple[int, int, str]]) -> tuple[int, str]:
+        """(position, tie rank, player): the earliest position, ties to the lowest rank."""
+        pos, _, player = min(cands)
+        return pos, player
+
+    # --- outcomes -------------------------------------------------------------------------------
+
+    def outcome(self) -> dict:
+        loop = self.sc.loop
+        if self.key == "cr-2024" and any(s.conditional for s in self.steps):
+            return self.finish(("no_shortcut",))
+        if self.key == "mtr-current":
+            if any(s.conditional or s.random for s in self.steps):
+                return self.finish(("no_shortcut",))
+            if loop.spans_turns and loop.meaningful_change:
+                return self.finish(("no_shortcut",))
+            if loop.shortcut_before:
+                return self.finish(("no_restart",))
+        inv = self.involved()
+        if not inv:
+            raw = self.mandatory()
+        elif len(inv) == 1:
+            raw = self.one_involved(inv[0])
+        elif self.key in ("cr-2004", "cr-2008"):
+            raw = self.rule_421(inv)
+        elif self.key == "cr-2024":
+            raw = self.cr2024(inv)
+        else:
+            raw = self.mtr(inv)
+        return self.finish(raw)
+
+    def mandatory(self):
+        """Only players with a breaker or an "unless" payment can stop it; else a draw."""
+        able = self.breaker_holders() | self.unless_payers()
+        cands = []
+        for rank, p in enumerate(self.order):
+            if p in able and self.point(p) is not None:
+                cands.append((self.point(p), rank, p))
+        if not cands:
+            return ("draw",)
+        pos, who = self.earliest(cands)
+        return ("cut", pos, who)
+
+    def one_involved(self, controller: str):
+        """421.2 / CR 729.2 / MTR: the controller's number, or an earlier other player's point."""
+        cands = [(self.own_point(controller), -1, controller)]
+        if self.key == "cr-2024":
+            others = self.after(controller)
+        else:
+            others = [p for p in self.order if p != controller]
+        for rank, p in enumerate(others):
+            if self.point(p) is not None:
+                cands.append((self.point(p), rank, p))
+        pos, who = self.earliest(cands)
+        return ("cut", pos, who)
+
+    # 421 eras ------------------------------------------------------------------------------------
+
+    def rule_421(self, inv: list[str]):
+        if self.key == "cr-2004" and not (len(self.sc.players) == 2 and len(inv) == 2):
+            return ("unspecified",)
+        if self.sc.loop.independent:
+            return self.rule_421_5(inv)
+        return self.rule_421_3(inv)
+
+    def rule_421_5(self, inv: list[str]):
+        if self.key == "cr-2004":
+            ap = self.sc.active
+            n = self.count(ap)
+            counts = {ap: n}
+            for p in inv:
+                if p != ap:
+                    own = self.count(p)
+                    counts[p] = own if own > n else n
+        else:
+            counts = {p: self.count(p) for p in inv}
+        return ("sets", counts)
+
+    def is_choice_421(self, st: Step) -> bool:
+        return st.optional or (self.key == "cr-2004" and st.unless is not None)
+
+    def includes_421(self, st: Step) -> set[str]:
+        who = {st.by} if st.optional else set()
+        if self.key == "cr-2004" and st.unless is not None:
+            who.add(st.unless.by)
+        return who
+
+    def rule_421_3(self, inv: list[str]):
+        first = inv[0]
+        number, holder = self.count(first), first
+        for p in inv[1:]:
+            c = self.count(p)
+            if c < number:
+                number, holder = c, p
+        d = holder
+        cut = None
+        start = number * self.L
+        for pos in range(start, start + 3 * self.L + 1):
+            if d not in self.includes_421(self.step_at(pos)):
+                continue
+            last = None
+            for back in range(pos - 1, -1, -1):
+                if self.is_choice_421(self.step_at(back)):
+                    last = self.step_at(back)
+                    break
+            if last is not None and self.includes_421(last) - {d}:
+                cut = pos
+                break
+        assert cut is not None, "oracle: 421.3 found no last-word position"
+        who = d
+        if self.key == "cr-2008":
+            cands = []
+            for rank, p in enumerate(self.order):
+                if p not in inv and self.point(p) is not None and self.point(p) < cut:
+                    cands.append((self.point(p), rank, p))
+            if cands:
+                cut, who = self.earliest(cands)
+        return ("cut", cut, who)
+
+    # CR 2024 -------------------------------------------------------------------------------------
+
+    def first_repeat(self) -> int | None:
+        loop = self.sc.loop
+        if loop.spans_turns and loop.meaningful_change:
+            return None
+        for p in range(self.L, 4 * self.L + 1):
+            if self.state_at(p) == self.state_at(p - self.L):
+                return p
+        return None
+
+    def cr2024(self, inv: list[str]):
+        a = inv[0]  # the active player if involved, else the first involved in turn order
+        rep = self.first_repeat()
+        if rep is not None:
+            forced = next(
+                q for q in range(rep, rep + self.L + 1) if self.step_at(q).optional and self.step_at(q).by == a
+            )
+            pos, who = forced, a
+            own = self.point(a)
+            if own is not None and own < pos:
+                pos = own
+        elif self.sc.loop.independent:
+            return ("sets", {p: self.count(p) for p in inv})
+        else:
+            pos, who = self.own_point(a), a
+        for p in self.after(a):
+            q = self.point(p)
+            if q is not None and q < pos:
+                pos, who = q, p
+        if self.sc.loop.independent:
+            return ("cut_sets", pos, who, inv)
+        return ("cut", pos, who)
+
+    # MTR -----------------------------------------------------------------------------------------
+
+    def mtr(self, inv: list[str]):
+        cands = []
+        namer = 0
+        finite = False
+        for rank, p in enumerate(self.order):
+            q = self.point(p)
+            if p in inv:
+                if q is None:
+                    q = self.own_point(p, self.big + namer)
+                    namer += 1
+                else:
+                    finite = True
+                cands.append((q, rank, p))
+            elif q is not None:
+                finite = True
+                cands.append((q, rank, p))
+        if self.sc.loop.spans_turns and not finite:
+            return ("draw",)
+        pos, who = self.earliest(cands)
+        if self.sc.loop.independent:
+            return ("cut_sets", pos, who, inv)
+        return ("cut", pos, who)
+
+    # --- finishing: ends_when, state, fields ----------------------------------------------------
+
+    def end_position(self) -> int | None:
+        ends = self.sc.loop.ends_when
+        if ends is None:
+            return None
+
+        def holds(v):
+            return v <= ends.bound if ends.at_most else v >= ends.bound
+
+        for pos in range((BIG - 10) * self.L):
+            if holds(self.state_at(pos)[ends.value]):
+                return pos
+        for pos in range((BIG - 10) * self.L, (self.big + 8) * self.L):
+            if holds(self.state_at(pos)[ends.value]):
+                raise OracleLimit("the loop ends too late for the stand-in")
+        return None
+
+    def holds(self, state: dict) -> bool:
+        ends = self.sc.loop.ends_when
+        if ends is None:
+            return False
+        v = state[ends.value]
+        return v <= ends.bound if ends.at_most else v >= ends.bound
+
+    def run_sets(self, counts: dict[str, int]) -> tuple[dict, int | None]:
+        """421.5: the sets run side by side, each stopping after its own count.
+
+        A mandatory step belongs to the set of the nearest optional step before it, cyclically.
+        Played one step at a time; returns the final state and, if ``ends_when`` holds while
+        every set is still running (so the steps performed are exactly the loop's first ``p``
+        steps), that linear position ``p``.  If it first holds after some set has stopped, the
+        loop ends by itself at a point no linear position describes: :class:`OracleGap`.
+        """
+        owners = []
+        for i in range(self.L):
+            owner = None
+            for back in range(self.L):
+                st = self.steps[(i - back) % self.L]
+                if st.optional:
+                    owner = st.by
+                    break
+            owners.append(owner)
+        if any(o is None or o not in counts for o in owners):
+            raise OracleLimit("a step belongs to no counted set")
+        s = dict(self.sc.state)
+        if self.holds(s):
+            return s, 0
+        lockstep = min(counts.values())
+        for r in range(max(counts.values(), default=0)):
+            for i, st in enumerate(self.steps):
+                if counts[owners[i]] > r:
+                    for name, value in st.set.items():
+                        s[name] = value
+                    for name, delta in st.add.items():
+                        s[name] = s[name] + delta
+                    if self.holds(s):
+                        if r < lockstep:
+                            return s, r * self.L + i + 1
+                        raise OracleGap(
+                            "the independent sets, run side by side, reach the ends_when bound "
+                            "after some set has stopped: the loop ends by itself"
+                        )
+        return s, None
+
+    def finish(self, raw) -> dict:
+        kind = raw[0]
+        out = {
+            "result": kind,
+            "iterations": None,
+            "steps": 0,
+            "deviates": None,
+            "last_action": None,
+            "state": dict(self.sc.state),
+        }
+        end = self.end_position() if kind in ("draw", "cut", "cut_sets") else None
+        if kind in ("cut", "cut_sets"):
+            pos = raw[1]
+            if end is not None and end <= pos:
+                kind = "ends"
+            else:
+                n, k = divmod(pos, self.L)
+                out.update(
+                    result="shortcut",
+                    steps=k,
+                    deviates=raw[2],
+                    last_action=self.last_action(pos),
+                    state=dict(self.state_at(pos)),
+                )
+                if kind == "cut":
+                    out["iterations"] = n
+                else:
+                    out["iterations"] = {p: n + (1 if self.first_choice(p) < k else 0) for p in raw[3]}
+        elif kind == "draw" and end is not None:
+            kind = "ends"
+        elif kind == "sets":
+            counts = raw[1]
+            state, end = self.run_sets(counts)
+            if end is not None:
+                kind = "ends"
+            else:
+                out.update(result="shortcut", iterations=dict(counts), state=state)
+        if kind == "ends":
+            n, k = divmod(end, self.L)
+            out.update(
+                result="ends",
+                iterations=n,
+                steps=k,
+                deviates=None,
+                last_action=self.last_action(end),
+                state=dict(self.state_at(end)),
+            )
+        out["judge"] = (
+            self.key == "mtr-current"
+            and any(s.hidden for s in self.steps)
+            and out["result"] in ("shortcut", "draw", "ends")
+        )
+        return out
