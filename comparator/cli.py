@@ -24,13 +24,18 @@ class InputError(click.ClickException):
     exit_code = 2
 
 
-def _version() -> str:
+def _show_version(ctx: click.Context, _param, value: bool) -> None:
+    """--version, looked up only when asked for (so start-up stays quick)."""
+    if not value or ctx.resilient_parsing:
+        return
     from importlib import metadata
 
     try:
-        return metadata.version("loopcompare")
+        version = metadata.version("loopcompare")
     except metadata.PackageNotFoundError:
-        return "0+unknown"
+        version = "0+unknown"
+    click.echo(f"loopcompare, version {version}")
+    ctx.exit()
 
 
 def _registry():
@@ -110,7 +115,7 @@ def _emit(text: str, output: str | None) -> None:
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
-@click.version_option(_version(), "--version", prog_name="loopcompare")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and exit.")
 def main() -> None:
     """Settle Magic: The Gathering loops under every era's rules, side by side.
 

@@ -29,3 +29,32 @@ def settle(key: str, toml: str) -> Outcome:
 def outcome():
     """``outcome(key, toml)``: settle a TOML scenario under one ruleset."""
     return settle
+
+
+def citing(pattern):
+    """A check that every transcript line starts with a rule id matching ``pattern`` (a compiled
+    regex whose group 1 is the id) and that the id is listed in the outcome's rules."""
+
+    def cited(outcome):
+        for line in outcome.transcript:
+            match = pattern.match(line)
+            assert match, f"transcript line does not start with a rule id of this document: {line!r}"
+            assert match.group(1) in outcome.rules
+        return outcome
+
+    return cited
+
+
+def noted(outcome, *words: str) -> str:
+    """The note that contains all ``words``; fails if there is none."""
+    for note in outcome.notes:
+        if all(w in note for w in words):
+            return note
+    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
+
+
+def seated(toml: str, *players: str, active: str = "Alice") -> str:
+    """The same loop with other players, in this turn order, on ``active``'s turn."""
+    assert 'players = ["Alice", "Bob"]' in toml
+    names = ", ".join(f'"{p}"' for p in players)
+    return toml.replace('players = ["Alice", "Bob"]', f'players = [{names}]\nactive = "{active}"', 1)

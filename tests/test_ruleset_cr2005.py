@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ACCEPTANCE, settle
+from conftest import ACCEPTANCE, citing, noted, settle
 
 from comparator.loader import load
 from rulesets import Result, registry
@@ -19,23 +19,13 @@ KEY = "cr-2005"
 
 # The 2005 text numbers 421.1-421.5 (no 421.6) and the draw rule is 102.4b; nothing else may be cited.
 CITATION = re.compile(r"(421\.[1-5]|102\.4b): ")
+cited = citing(CITATION)
 
 
-def cited(outcome):
-    """Check that every transcript line starts with a rule of the 2005 text listed in ``rules``."""
-    for line in outcome.transcript:
-        match = CITATION.match(line)
-        assert match, f"transcript line does not start with a 2005 rule id: {line!r}"
-        assert match.group(1) in outcome.rules
-    return outcome
 
 
-def noted(outcome, *words: str) -> str:
-    """The note that contains all ``words``; fails if there is none."""
-    for note in outcome.notes:
-        if all(w in note for w in words):
-            return note
-    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
+
+
 
 
 # Gain flying (Alice, active) against lose flying (Bob): the 421.3 example.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import settle
+from conftest import citing, noted, seated, settle
 
 from rulesets import Result
 
@@ -18,30 +18,16 @@ GOOGOL = 10**100
 
 # The 2008 text numbers 421.1-421.6 and cites 102.4b for the draw; nothing else may be cited.
 CITATION = re.compile(r"(421\.[1-6]|102\.4b): ")
+cited = citing(CITATION)
 
 
-def cited(outcome):
-    """Check that every transcript line starts with a rule of this document listed in ``rules``."""
-    for line in outcome.transcript:
-        match = CITATION.match(line)
-        assert match, f"transcript line does not start with a 2008 rule id: {line!r}"
-        assert match.group(1) in outcome.rules
-    return outcome
 
 
-def noted(outcome, *words: str) -> str:
-    """The note that contains all ``words``; fails if there is none."""
-    for note in outcome.notes:
-        if all(w in note for w in words):
-            return note
-    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
 
 
-def seated(toml: str, *players: str, active: str = "Alice") -> str:
-    """The same loop with other players, in this turn order, on ``active``'s turn."""
-    assert 'players = ["Alice", "Bob"]' in toml
-    names = ", ".join(f'"{p}"' for p in players)
-    return toml.replace('players = ["Alice", "Bob"]', f'players = [{names}]\nactive = "{active}"', 1)
+
+
+
 
 
 # Gain flying (Alice) against lose flying (Bob): the 421.3 example.

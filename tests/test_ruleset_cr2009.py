@@ -12,7 +12,7 @@ import json
 import re
 
 import pytest
-from conftest import ACCEPTANCE, settle
+from conftest import ACCEPTANCE, citing, noted, settle
 
 from comparator.library import load_builtin, names
 from comparator.loader import load
@@ -24,23 +24,13 @@ BOTH = (JULY, SEPTEMBER)
 
 # The 2009 texts number 713.1-713.6 (with letters) and cite 104.4b for the draw; never 729.x.
 CITATION = re.compile(r"(713\.[1-6][a-c]?|104\.4b): ")
+cited = citing(CITATION)
 
 
-def cited(outcome):
-    """Check that every transcript line starts with a rule of rule 713 listed in ``rules``."""
-    for line in outcome.transcript:
-        match = CITATION.match(line)
-        assert match, f"transcript line does not start with a 713 rule id: {line!r}"
-        assert match.group(1) in outcome.rules
-    return outcome
 
 
-def noted(outcome, *words: str) -> str:
-    """The note that contains all ``words``; fails if there is none."""
-    for note in outcome.notes:
-        if all(w in note for w in words):
-            return note
-    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
+
+
 
 
 # Gain flying (Alice, the active player) against lose flying (Bob): the 713.3 example.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import settle
+from conftest import citing, noted, settle
 
 from rulesets import Result
 
@@ -18,23 +18,13 @@ GOOGOL = 10**100
 
 # The 2024 text numbers 729.1-729.6 (with letters) and cites 104.4b for the draw.
 CITATION = re.compile(r"(729\.[1-6][a-c]?|104\.4b): ")
+cited = citing(CITATION)
 
 
-def cited(outcome):
-    """Check that every transcript line starts with a rule of this document listed in ``rules``."""
-    for line in outcome.transcript:
-        match = CITATION.match(line)
-        assert match, f"transcript line does not start with a 729 rule id: {line!r}"
-        assert match.group(1) in outcome.rules
-    return outcome
 
 
-def noted(outcome, *words: str) -> str:
-    """The note that contains all ``words``; fails if there is none."""
-    for note in outcome.notes:
-        if all(w in note for w in words):
-            return note
-    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
+
+
 
 
 # Gain flying (Alice, the active player) against lose flying (Bob): the 729.3 example.

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import settle
+from conftest import citing, noted, seated, settle
 
 from rulesets import Result
 
@@ -18,30 +18,16 @@ GOOGOL = 10**100
 
 # The MTR cites itself as "MTR 4.4" and the CR rules it leaves in force as "CR 729.x".
 CITATION = re.compile(r"(MTR 4\.4|CR 729\.[1-6][a-c]?): ")
+cited = citing(CITATION)
 
 
-def cited(outcome):
-    """Check that every transcript line starts with a rule id listed in ``rules``."""
-    for line in outcome.transcript:
-        match = CITATION.match(line)
-        assert match, f"transcript line does not start with an MTR or CR rule id: {line!r}"
-        assert match.group(1) in outcome.rules
-    return outcome
 
 
-def noted(outcome, *words: str) -> str:
-    """The note that contains all ``words``; fails if there is none."""
-    for note in outcome.notes:
-        if all(w in note for w in words):
-            return note
-    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
 
 
-def seated(toml: str, *players: str, active: str = "Alice") -> str:
-    """The same loop with other players, in this turn order, on ``active``'s turn."""
-    assert 'players = ["Alice", "Bob"]' in toml
-    names = ", ".join(f'"{p}"' for p in players)
-    return toml.replace('players = ["Alice", "Bob"]', f'players = [{names}]\nactive = "{active}"', 1)
+
+
+
 
 
 # Gain flying (Alice) against lose flying (Bob).

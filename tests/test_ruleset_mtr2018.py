@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import ACCEPTANCE, settle
+from conftest import ACCEPTANCE, citing, noted, settle
 
 from comparator.library import load_builtin, names
 from comparator.loader import load
@@ -22,23 +22,13 @@ CURRENT = "mtr-current"
 
 # The MTR cites itself as "MTR 4.4" and the CR rules it leaves in force as "CR 720.x" (CR of 2018-07-13).
 CITATION = re.compile(r"(MTR 4\.4|CR 720\.[1-6][a-c]?): ")
+cited = citing(CITATION)
 
 
-def cited(outcome):
-    """Check that every transcript line starts with an MTR or 2018 CR rule id listed in ``rules``."""
-    for line in outcome.transcript:
-        match = CITATION.match(line)
-        assert match, f"transcript line does not start with an MTR or CR 720 rule id: {line!r}"
-        assert match.group(1) in outcome.rules
-    return outcome
 
 
-def noted(outcome, *words: str) -> str:
-    """The note that contains all ``words``; fails if there is none."""
-    for note in outcome.notes:
-        if all(w in note for w in words):
-            return note
-    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
+
+
 
 
 def quoted(outcome, words: str) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from conftest import settle
+from conftest import citing, noted, settle
 
 from rulesets import Result
 
@@ -17,23 +17,13 @@ KEY = "summary-1998"
 
 # G.21 numbers G.21.1-G.21.4, the rulings (G.21.Ruling.n) and the closing Note; nothing else may be cited.
 CITATION = re.compile(r"(G\.21\.[1-4]|G\.21\.Ruling\.[1-4]|G\.21\.Note): ")
+cited = citing(CITATION)
 
 
-def cited(outcome):
-    """Check that every transcript line starts with a rule of G.21 listed in ``rules``."""
-    for line in outcome.transcript:
-        match = CITATION.match(line)
-        assert match, f"transcript line does not start with a G.21 rule id: {line!r}"
-        assert match.group(1) in outcome.rules
-    return outcome
 
 
-def noted(outcome, *words: str) -> str:
-    """The note that contains all ``words``; fails if there is none."""
-    for note in outcome.notes:
-        if all(w in note for w in words):
-            return note
-    raise AssertionError(f"no note contains {words!r}: {outcome.notes!r}")
+
+
 
 
 # Two triggers keep triggering each other: nobody controls anything in the loop.
