@@ -47,11 +47,12 @@ class Cr2004(Ruleset):
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """Rule 421 restricts nothing; where the scenario raises a question it is silent on, say so."""
-        for flag, what in self._silences(ctx):
+        for what in self._silences(ctx):
             ctx.note(f"{self.name} says nothing about {what}; the loop is settled as any other (reading: no restriction).")
         return None
 
-    def _silences(self, ctx: Settlement):
+    def _silences(self, ctx: Settlement) -> list[str]:
+        """What this scenario asks that the 421 texts say nothing about."""
         steps = ctx.scenario.steps
         loop = ctx.scenario.loop
         checks = [
@@ -61,7 +62,7 @@ class Cr2004(Ruleset):
             (loop.shortcut_before, "restarting a loop that was shortcut before"),
             (any(s.hidden for s in steps), "choices that involve hidden information"),
         ]
-        return [(flag, what) for flag, what in checks if flag]
+        return [what for flag, what in checks if flag]
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """Optional-action controllers, and (2004 only) whoever could pay an "unless" cost."""
