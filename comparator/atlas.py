@@ -25,6 +25,7 @@ from __future__ import annotations
 import itertools
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Iterator, Sequence
 
 from rulesets import Ruleset
@@ -265,8 +266,9 @@ class Atlas:
         """Each listed class's smallest example, as a scenario (``class-1`` is the largest class)."""
         return [parse_document(c.example, f"class-{i + 1}.toml", f"class-{i + 1}") for i, c in enumerate(self.classes)]
 
-    def comparisons(self) -> list[Comparison]:
-        """Each listed class's smallest example, compared under the atlas's rulesets."""
+    @cached_property
+    def example_comparisons(self) -> list[Comparison]:
+        """Each listed class's smallest example, compared under the atlas's rulesets (once)."""
         return [compare(sf, self.rulesets) for sf in self.examples()]
 
 

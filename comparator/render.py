@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from contextlib import contextmanager
+from functools import lru_cache
 from typing import Sequence
 
 from .compare import Comparison
@@ -154,11 +155,12 @@ def _finish(text: str) -> str:
 # --- HTML ------------------------------------------------------------------------------------------
 
 
-def html(report: Report) -> str:
-    """The report as one self-contained HTML page (inline CSS, no scripts, no network)."""
+@lru_cache(maxsize=1)
+def _environment():
+    """The jinja2 environment every HTML page is rendered in: autoescaped, strict."""
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-    env = Environment(
+    return Environment(
         loader=PackageLoader("comparator", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -166,11 +168,19 @@ def html(report: Report) -> str:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+
+
+def _page(template: str, **context) -> str:
+    """A self-contained HTML page: the template rendered with the stylesheet inlined."""
     from importlib import resources
 
     css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
-    page = env.get_template("report.html.j2").render(report=report, css=css, differs=DIFFERS)
-    return _finish(page)
+    return _finish(_environment().get_template(template).render(css=css, differs=DIFFERS, **context))
+
+
+def html(report: Report) -> str:
+    """The report as one self-contained HTML page (inline CSS, no scripts, no network)."""
+    return _page("report.html.j2", report=report)
 
 
 # --- any format ------------------------------------------------------------------------------------
@@ -230,27 +240,16 @@ def timeline_markdown(timelines) -> str:
 
 def _timeline_anchor(timeline) -> str:
     """A safe anchor for a timeline section (letters, digits, - and _ only)."""
-    return "timeline-" + "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in timeline.scenario.id)
+    from .report import safe_id
+
+    return "timeline-" + safe_id(timeline.scenario.id)
 
 
 def timeline_html(timelines) -> str:
     """Timelines as one self-contained HTML page."""
-    from importlib import resources
-
-    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-
-    env = Environment(
-        loader=PackageLoader("comparator", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
     title = f"Timeline: {timelines[0].scenario.scenario.title}" if len(timelines) == 1 else "Timelines"
     items = [(t, _timeline_anchor(t)) for t in timelines]
-    return _finish(env.get_template("timeline.html.j2").render(timelines=timelines, items=items, title=title, css=css))
+    return _page("timeline.html.j2", timelines=timelines, items=items, title=title)
 
 
 def timeline_json(timelines) -> str:
@@ -291,7 +290,7 @@ def atlas_markdown(atlas) -> str:
     out.append("## Classes of disagreement\n")
     rows = [[Raw(f"[{i}](#class-{i})"), f"{c.count:,}", _share(c.count, atlas.total), atlases.sentence(atlas, c)] for i, c in enumerate(atlas.classes, 1)]
     out.append(md_table(["Class", "Loops", "Share", "What differs"], rows) + "\n")
-    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.comparisons()), 1):
+    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.example_comparisons), 1):
         out.append(f'<a id="class-{i}"></a>\n')
         out.append(f"## Class {i}: {cls.count:,} loops ({_share(cls.count, atlas.total)})\n")
         out.append(md(atlases.sentence(atlas, cls)) + "\n")
@@ -304,25 +303,12 @@ def atlas_markdown(atlas) -> str:
 
 def atlas_html(atlas) -> str:
     """The divergence atlas as one self-contained HTML page."""
-    from importlib import resources
-
-    from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
-
     from . import atlas as atlases
     from .report import comparison_view
 
-    env = Environment(
-        loader=PackageLoader("comparator", "templates"),
-        autoescape=select_autoescape(default=True, default_for_string=True),
-        undefined=StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-    )
-    css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
     by_key = {r.key: r.name for r in atlas.rulesets}
     classes = []
-    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.comparisons()), 1):
+    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.example_comparisons), 1):
         classes.append(
             {
                 "number": i,
@@ -333,17 +319,15 @@ def atlas_html(atlas) -> str:
                 "view": comparison_view(comparison, f"class-{i}-example"),
             }
         )
-    page = env.get_template("atlas.html.j2").render(
+    return _page(
+        "atlas.html.j2",
         title="Divergence atlas: " + ", ".join(r.name for r in atlas.rulesets),
         atlas=atlas,
         classes=classes,
         pairs=[(f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)) for a, b, n in atlas.pairs],
         players=[(n, f"{t:,}", f"{a:,} ({_share(a, t)})") for n, t, a in atlas.by_players],
         agreeing=f"{atlas.agreeing:,} ({_share(atlas.agreeing, atlas.total)})",
-        css=css,
-        differs=DIFFERS,
     )
-    return _finish(page)
 
 
 def atlas_json(atlas) -> str:
@@ -351,7 +335,7 @@ def atlas_json(atlas) -> str:
     from . import atlas as atlases
 
     classes = []
-    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.comparisons()), 1):
+    for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.example_comparisons), 1):
         results, *parts = cls.signature
         classes.append(
             {

@@ -305,12 +305,17 @@ def summary_cell(comparison: Comparison, key: str) -> str:
     return f"{text} ({state})" if state else text
 
 
+def safe_id(text: str) -> str:
+    """Text made safe for an HTML id or a markdown anchor: ASCII letters, digits, - and _ only."""
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in text)
+
+
 def anchors(comparisons: Sequence[Comparison]) -> list[str]:
     """A unique, stable anchor for each comparison (``scenario-ID``, numbered when repeated)."""
     seen: dict[str, int] = {}
     out = []
     for c in comparisons:
-        base = "scenario-" + "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "-" for ch in c.scenario.id)
+        base = "scenario-" + safe_id(c.scenario.id)
         seen[base] = seen.get(base, 0) + 1
         out.append(base if seen[base] == 1 else f"{base}-{seen[base]}")
     return out

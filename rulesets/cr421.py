@@ -279,7 +279,7 @@ class Cr2004(Ruleset):
         return decision
 
     def _outside_players(self, ctx: Settlement, involved, decision: Decision, rule: str) -> Decision:
-        """Players outside a multiplayer 421.3 or 421.5 loop who act first (the rules are silent on them)."""
+        """Players outside a multiplayer 421.3 loop who act first (the rule is silent on them)."""
         facts = ctx.facts
         outsiders = [p for p in facts.turn_order if p not in involved]
         stops = self.intervening(ctx, outsiders, need_means=False)
@@ -294,10 +294,6 @@ class Cr2004(Ruleset):
         )
         ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before the loop reaches that number.")
         self._note_ties(ctx, first, ties)
-        if decision.counts is not None:
-            reached = facts.counts_at(first.point, decision.counts)
-            capped = {p: _smaller(c, reached[p]) for p, c in decision.counts.items()}
-            return Decision(Result.SHORTCUT, deviates=first.player, counts=capped)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
 
@@ -468,14 +464,6 @@ def _higher(a: Count, b: Count) -> bool:
     if a is UNBOUNDED:
         return b is not UNBOUNDED
     return b is not UNBOUNDED and a > b
-
-
-def _smaller(a: Count, b: Count) -> Count:
-    if a is UNBOUNDED:
-        return b
-    if b is UNBOUNDED:
-        return a
-    return min(a, b)
 
 
 def _in_order(counts: dict, players) -> dict:

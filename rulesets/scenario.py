@@ -272,15 +272,6 @@ class LoopFacts:
         """Players who could perform some step's "unless" action, in turn order."""
         return self.in_turn_order(s.unless.by for s in self.scenario.steps if s.unless)
 
-    @cached_property
-    def breaker_holders(self) -> tuple[str, ...]:
-        """Players who control an action outside the loop that would end it, in turn order."""
-        return self.in_turn_order(b.by for b in self.scenario.breakers)
-
-    def optional_steps(self, player: str) -> tuple[int, ...]:
-        """Indexes of ``player``'s optional steps."""
-        return tuple(i for i, s in enumerate(self.scenario.steps) if s.optional and s.by == player)
-
     def choice_steps(self, player: str, *, unless: bool = True) -> tuple[int, ...]:
         """Indexes where ``player`` can do something other than keep the loop going.
 

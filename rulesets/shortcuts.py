@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, earliest, times
 from .outcome import Result
-from .scenario import UNBOUNDED, Count, CutPoint
+from .scenario import Count, CutPoint
 
 
 def _numbered(number: str, *parts: str) -> tuple[str, ...]:
@@ -325,9 +325,4 @@ def _before(facts, a: CutPoint, b: CutPoint) -> bool:
     return facts.position(a) < facts.position(b)
 
 
-def _smaller(a: Count, b: Count) -> Count:
-    if a is UNBOUNDED:
-        return b
-    if b is UNBOUNDED:
-        return a
-    return min(a, b)
+
