@@ -76,10 +76,10 @@ class Mtr2018(Cr2009Sept):
         loop = ctx.scenario.loop
         if any(s.conditional for s in steps):
             self.mtr(ctx, "cannot include conditional actions", "loop actions must be identical in each iteration and cannot include conditional actions: this loop may not be shortcut.")
-            return Decision(Result.NO_SHORTCUT)
+            return self._repeated_state(ctx)
         if any(s.random for s in steps):
             self.mtr(ctx, "Non-deterministic loops", "a loop that relies on probability (here, a random step) is non-deterministic and may not be shortcut; it is played out.")
-            return Decision(Result.NO_SHORTCUT)
+            return self._repeated_state(ctx)
         if loop.spans_turns:
             if loop.meaningful_change:
                 self.mtr(ctx, "span multiple turns", "a loop may span turns only if the game state is not meaningfully changing; this one changes meaningfully, so it may not be shortcut across turns.")
@@ -91,6 +91,47 @@ class Mtr2018(Cr2009Sept):
             self.mtr(ctx, "may not be restarted", "this loop was shortcut before and the game has not changed in a relevant way since: it may not be restarted.")
             return Decision(Result.NO_RESTART)
         return None
+
+    def _repeated_state(self, ctx: Settlement) -> Decision:
+        """A non-deterministic loop played out must stop once a previous game state is reached again.
+
+        The state repeats when every tracked integer's net change per iteration is zero (the
+        shuffle puts everything back): then the first iteration already brings the loop back to
+        where it started, and the player attempting it may not go past it.  A published ruling
+        on the Four Horsemen combo reads the sentence so ("not allowed to continue past the
+        first iteration").  Otherwise the loop is simply played out, with no cut point.
+        """
+        facts = ctx.facts
+        if not facts.state_repeats:
+            return Decision(Result.NO_SHORTCUT)
+        involved = self.involved(ctx)
+        if not involved:
+            ctx.note(
+                "The tracked state repeats after every iteration, but no player controls an action in this loop, so "
+                "nobody can stop it at the repetition; it is played out."
+            )
+            return Decision(Result.NO_SHORTCUT)
+        player = involved[0]
+        point = facts.own_point(player, 1)
+        own = facts.deviation_point(player)
+        if own is not None and facts.position(own) < facts.position(point):
+            point = own
+        self.mtr(
+            ctx,
+            "previous game state",
+            f"a player attempting to execute a nondeterministic loop must stop if a previous game state is reached again: "
+            f"nothing the loop tracks changes from one iteration to the next, so the state of the start is reached again "
+            f"after the first iteration, and {ctx.who(player)} must stop there ({point.describe()}).",
+        )
+        ctx.note(
+            "Reading taken for MTR 4.4's “must stop if at any point during the process a previous game state (or one "
+            "identical in all relevant ways) is reached again”: when every tracked value's net change per iteration is "
+            "zero, the loop's first involved player (in turn order from the active player) stops after the first "
+            "iteration, as a published ruling on the Four Horsemen combo puts it (“not allowed to continue past the "
+            "first iteration”). The values the scenario does not track (the library's order) are taken to be "
+            "identical in all relevant ways."
+        )
+        return Decision(Result.NO_SHORTCUT, point, player)
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """As in the CR; an "unless" effect falls to CR 729.6, which the MTR does not contradict."""

@@ -356,6 +356,11 @@ class LoopFacts:
         return out
 
     @cached_property
+    def state_repeats(self) -> bool:
+        """True when every tracked integer's net change per iteration is zero (DOMAIN.md section 3)."""
+        return not any(self.net_changes.values())
+
+    @cached_property
     def first_repeat(self) -> CutPoint | None:
         """The first point where the state equals the state one iteration earlier, or None.
 
@@ -363,7 +368,7 @@ class LoopFacts:
         then periodic from the first iteration on, so the first repeat is at the second or third
         visit of some point of the loop (DOMAIN.md section 3).
         """
-        if any(self.net_changes.values()):
+        if not self.state_repeats:
             return None
         for k in range(self.size):
             if self.state_at(CutPoint(1, k)) == self.state_at(CutPoint(0, k)):

@@ -210,7 +210,7 @@ class _Run:
             return self.finish(("no_shortcut",))
         if self.key == "mtr-current":
             if any(s.conditional or s.random for s in self.steps):
-                return self.finish(("no_shortcut",))
+                return self.finish(self.mtr_repeated_state())
             if loop.spans_turns and loop.meaningful_change:
                 return self.finish(("no_shortcut",))
             if loop.shortcut_before:
@@ -227,6 +227,24 @@ class _Run:
         else:
             raw = self.mtr(inv)
         return self.finish(raw)
+
+    def mtr_repeated_state(self):
+        """MTR: a non-deterministic loop must stop once a previous game state is reached again.
+
+        Played naively: if every integer is the same after two iterations as after one, the first
+        involved player stops after the first iteration (or earlier, at their own point).
+        """
+        inv = self.involved()
+        ints = [n for n, v in self.sc.state.items() if not isinstance(v, bool)]
+        once, twice = self.state_at(self.L), self.state_at(2 * self.L)
+        if not inv or any(once[n] != twice[n] for n in ints):
+            return ("no_shortcut",)
+        p = inv[0]
+        pos = self.L + self.first_choice(p)
+        own = self.point(p)
+        if own is not None and own < pos:
+            pos = own
+        return ("no_shortcut", pos, p)
 
     def mandatory(self):
         """Only players with a breaker or an "unless" payment can stop it; else a draw."""
@@ -451,6 +469,11 @@ class _Run:
             "state": dict(self.sc.state),
         }
         end = self.end_position() if kind in ("draw", "cut", "cut_sets") else None
+        if kind == "no_shortcut" and len(raw) > 1:
+            # Played out, but the player must stop where a previous state is reached again.
+            pos = raw[1]
+            n, k = divmod(pos, self.L)
+            out.update(iterations=n, steps=k, deviates=raw[2], last_action=self.last_action(pos), state=dict(self.state_at(pos)))
         if kind in ("cut", "cut_sets"):
             pos = raw[1]
             if end is not None and end <= pos:
