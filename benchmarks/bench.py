@@ -20,9 +20,9 @@ import subprocess
 import sys
 import time
 
-from comparator.cli import gallery_files
-from comparator.loader import parse_document
-from rulesets import registry
+from loopcompare.comparator.cli import gallery_files
+from loopcompare.comparator.loader import parse_document
+from loopcompare.rulesets import registry
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dana"]
 
@@ -109,10 +109,10 @@ def main() -> None:
         return best_of(lambda: subprocess.run(args, check=True, capture_output=True), repeat=5)
 
     bare = run([sys.executable, "-c", "pass"])
-    cli = run([sys.executable, "-m", "comparator.cli", "--help"])
+    cli = run([sys.executable, "-m", "loopcompare.comparator.cli", "--help"])
     print(f"\nstart-up: python -c pass {bare * 1000:.0f} ms; loopcompare --help {cli * 1000:.0f} ms (+{(cli - bare) * 1000:.0f} ms)")
 
-    from comparator import atlas
+    from loopcompare.comparator import atlas
 
     mission = registry().select([])
     print(f"\nthe atlas: {atlas.size():,} loops, {len(atlas.shapes()):,} shapes, under {len(mission)} rulesets")

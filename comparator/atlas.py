@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterator, Sequence
 
-from rulesets import Ruleset
+from loopcompare.rulesets import Ruleset
 
 from .compare import Comparison, compare
 from .loader import ScenarioFile, parse_document
@@ -220,7 +220,7 @@ class Class:
 def _settle_shapes(args) -> tuple[dict, list[int], int, int]:
     """Worker: settle every scenario of some shapes; per-class counts and smallest examples."""
     keys, shape_docs, offsets = args
-    from rulesets import registry
+    from loopcompare.rulesets import registry
 
     rulesets = registry().select(keys)
     classes: dict = {}

@@ -40,7 +40,7 @@ def _show_version(ctx: click.Context, _param, value: bool) -> None:
 
 def _registry():
     """The ruleset registry; plugin problems are reported on stderr, once, and are not fatal."""
-    from rulesets import registry
+    from loopcompare.rulesets import registry
 
     reg = registry()
     ctx = click.get_current_context(silent=True)
@@ -52,7 +52,7 @@ def _registry():
 
 
 def _rulesets(keys):
-    from rulesets.registry import UnknownRuleset
+    from loopcompare.rulesets.registry import UnknownRuleset
 
     try:
         return _registry().select(keys)
@@ -137,7 +137,7 @@ def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
 
     rulesets = _rulesets(keys)
     if as_of:
-        from rulesets.history import as_of as in_force
+        from loopcompare.rulesets.history import as_of as in_force
 
         try:
             chosen = in_force(_registry().rulesets, as_of)
@@ -202,14 +202,14 @@ def validate(paths) -> None:
 @click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
 def list_rulesets(diff_key) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
-    from rulesets.history import SHORTCUT_RULE_NUMBERS, lines
+    from loopcompare.rulesets.history import SHORTCUT_RULE_NUMBERS, lines
 
     from .render import md_table
 
     reg = _registry()
     if diff_key:
         from .textdiff import ruleset_diff
-        from rulesets.registry import UnknownRuleset
+        from loopcompare.rulesets.registry import UnknownRuleset
 
         try:
             ruleset = reg.get(diff_key)
@@ -235,7 +235,7 @@ def schema() -> None:
     """Print the JSON Schema of scenario files (format 1), for editors and other tools."""
     from importlib import resources
 
-    click.echo(resources.files("comparator").joinpath("schema", "scenario.schema.json").read_text(encoding="utf-8"), nl=False)
+    click.echo(resources.files("loopcompare.comparator").joinpath("schema", "scenario.schema.json").read_text(encoding="utf-8"), nl=False)
 
 
 STARTER = """\
@@ -379,7 +379,7 @@ def _mission_atlas():
 def gallery_files() -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
     and its timeline under every era (``timelines/``)."""
-    from rulesets.registry import BUILTIN
+    from loopcompare.rulesets.registry import BUILTIN
 
     from .compare import compare as run
     from .library import load_builtin, names

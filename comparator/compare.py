@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from rulesets import COMPARED_FIELDS, Outcome, Result, Ruleset
+from loopcompare.rulesets import COMPARED_FIELDS, Outcome, Result, Ruleset
 
 from .loader import ScenarioFile
 
@@ -59,7 +59,7 @@ def compare(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
 
 
 def _settle(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
-    from rulesets.registry import BUILTIN
+    from loopcompare.rulesets.registry import BUILTIN
 
     if ruleset.key in BUILTIN:
         return ruleset.settle(scenario.scenario)
@@ -102,7 +102,12 @@ def check(comparison: Comparison) -> list[Mismatch]:
     problems: list[Mismatch] = []
     sf = comparison.scenario
     for key, fields in sf.expect.items():
-        outcome = comparison.outcomes[key]
+        outcome = comparison.outcomes.get(key)
+        if outcome is None:
+            # An expected ruleset the comparison left out is settled here, so no expectation is skipped.
+            from loopcompare.rulesets.registry import registry
+
+            outcome = _settle(registry().get(key), sf)
         for name, want in fields.items():
             if name == "state":
                 for value_name, value in want.items():

@@ -13,7 +13,7 @@ from .loader import ScenarioError, ScenarioFile, load, parse_bytes
 
 
 def _folder():
-    return resources.files("comparator").joinpath("library")
+    return resources.files("loopcompare.comparator").joinpath("library")
 
 
 def names() -> tuple[str, ...]:

@@ -6,12 +6,13 @@ expected; unknown keys anywhere are errors, so a typo is never silently ignored.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Mapping
 
-from rulesets import (
+from loopcompare.rulesets import (
     Breaker,
     EndsWhen,
     Intent,
@@ -20,8 +21,8 @@ from rulesets import (
     Step,
     Unless,
 )
-from rulesets.outcome import Result
-from rulesets.registry import UnknownRuleset, registry
+from loopcompare.rulesets.outcome import Result
+from loopcompare.rulesets.registry import UnknownRuleset, registry
 
 #: Bounds that keep loading and settling cheap whatever the input (see README, "Limits").
 MAX_BYTES = 1 << 20
@@ -461,3 +462,82 @@ def _kind(value) -> str:
     if isinstance(value, dict):
         return "a table"
     return f"a date or time ({value})" if hasattr(value, "isoformat") else type(value).__name__
+
+
+def to_document(scenario: Scenario) -> dict[str, Any]:
+    """The scenario as the TOML document that describes it (the inverse of :func:`parse_document`).
+
+    Used to validate a scenario built in code exactly as a file is validated: the document is
+    parsed back, so every rule of the loader applies.  Defaults are left out.
+    """
+    doc: dict[str, Any] = {"title": scenario.title}
+    if scenario.description:
+        doc["description"] = scenario.description
+    if scenario.source:
+        doc["source"] = scenario.source
+    if scenario.tags:
+        doc["tags"] = list(scenario.tags)
+    doc["players"] = list(scenario.players)
+    if scenario.active and scenario.players and scenario.active != scenario.players[0]:
+        doc["active"] = scenario.active
+    if scenario.state:
+        doc["state"] = dict(scenario.state)
+    steps = []
+    for step in scenario.steps:
+        raw: dict[str, Any] = {"by": step.by, "does": step.does}
+        for flag in ("optional", "choice", "hidden", "random", "conditional"):
+            if getattr(step, flag):
+                raw[flag] = True
+        if step.set:
+            raw["set"] = dict(step.set)
+        if step.add:
+            raw["add"] = dict(step.add)
+        if step.unless is not None:
+            raw["unless"] = {"by": step.unless.by, "does": step.unless.does}
+        steps.append(raw)
+    doc["step"] = steps
+    loop: dict[str, Any] = {}
+    for flag in ("independent", "spans_turns", "meaningful_change", "shortcut_before"):
+        if getattr(scenario.loop, flag):
+            loop[flag] = True
+    if scenario.loop.ends_when is not None:
+        ends = scenario.loop.ends_when
+        loop["ends_when"] = {"value": ends.value, "at_most" if ends.at_most else "at_least": ends.bound}
+    if scenario.loop.ends_with is not None:
+        loop["ends_with"] = scenario.loop.ends_with
+    if loop:
+        doc["loop"] = loop
+    if scenario.breakers:
+        doc["breaker"] = [{"by": b.by, "does": b.does} for b in scenario.breakers]
+    intents: dict[str, Any] = {}
+    for player, intent in scenario.intents.items():
+        if intent.never:
+            intents[player] = "never"
+        elif intent.step is None:
+            intents[player] = intent.after
+        else:
+            intents[player] = {"after": intent.after, "step": intent.step}
+    if intents:
+        doc["intent"] = intents
+    return doc
+
+
+def validate(scenario: Scenario, name: str = "<scenario>") -> ScenarioFile:
+    """Check a scenario built in code as the loader checks a file; raise :class:`ScenarioError`.
+
+    A scenario that is not a :class:`Scenario`, or whose parts are of the wrong kinds, is refused
+    with the same kind of message a file would get.
+    """
+    if not isinstance(scenario, Scenario):
+        raise ScenarioError(name, "", f"expected a loopcompare Scenario, got {type(scenario).__name__}")
+    try:
+        doc = to_document(scenario)
+    except (AttributeError, TypeError) as exc:
+        raise ScenarioError(name, "", f"is not a well-formed Scenario: {exc}") from None
+    return parse_document(doc, name, _identifier(scenario.title), file=name)
+
+
+def _identifier(title: str) -> str:
+    """A scenario id from a title, for scenarios that have no file name."""
+    words = re.findall(r"[a-z0-9]+", title.lower())
+    return "-".join(words)[:60] or "scenario"

@@ -26,10 +26,10 @@ def loop_report(request):
     scenario's name; ``rulesets`` are keys or aliases (default: the four mission rulesets).
     Returns the :class:`comparator.compare.Comparison`, for further assertions.
     """
-    from comparator.compare import compare
-    from comparator.library import resolve
-    from comparator.render import report
-    from rulesets import registry
+    from loopcompare.comparator.compare import compare
+    from loopcompare.comparator.library import resolve
+    from loopcompare.comparator.render import report
+    from loopcompare.rulesets import registry
 
     def check(scenario, rulesets=(), fmt: str = "md", basename: str | None = None):
         path = Path(scenario)

@@ -161,7 +161,7 @@ def _environment():
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
     return Environment(
-        loader=PackageLoader("comparator", "templates"),
+        loader=PackageLoader("loopcompare.comparator", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
         trim_blocks=True,
@@ -174,7 +174,7 @@ def _page(template: str, **context) -> str:
     """A self-contained HTML page: the template rendered with the stylesheet inlined."""
     from importlib import resources
 
-    css = resources.files("comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
+    css = resources.files("loopcompare.comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
     return _finish(_environment().get_template(template).render(css=css, differs=DIFFERS, **context))
 
 

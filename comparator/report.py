@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from rulesets import UNBOUNDED, Result
+from loopcompare.rulesets import UNBOUNDED, Result
 
 from .compare import Comparison
 

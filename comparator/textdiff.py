@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 import re
 
-from rulesets.history import predecessor
+from loopcompare.rulesets.history import predecessor
 
 
 def words(text: str) -> list[str]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from rulesets import Outcome, Ruleset
-from rulesets.history import UNKNOWN, lines
+from loopcompare.rulesets import Outcome, Ruleset
+from loopcompare.rulesets.history import UNKNOWN, lines
 
 from .compare import Comparison, compare
 from .loader import ScenarioFile

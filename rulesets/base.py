@@ -65,7 +65,7 @@ class Source:
     filename: str
     prefix: str = ""
     mtr_section: str | None = None
-    package: str = "rulesets"
+    package: str = "loopcompare.rulesets"
 
     def load(self) -> texts.Document:
         """The parsed document."""

@@ -19,15 +19,15 @@ GROUP = "loopcompare.rulesets"
 #: The built-in rulesets, as registered in pyproject.toml; used when the package's metadata is
 #: not installed (running from a bare source tree).
 BUILTIN = {
-    "summary-1998": "rulesets.summary:Summary1998",
-    "cr-2004": "rulesets.cr421:Cr2004",
-    "cr-2005": "rulesets.cr421:Cr2005",
-    "cr-2008": "rulesets.cr421:Cr2008",
-    "cr-2009": "rulesets.shortcuts:Cr2009",
-    "cr-2009-09": "rulesets.shortcuts:Cr2009Sept",
-    "cr-2024": "rulesets.shortcuts:Cr2024",
-    "mtr-2018": "rulesets.mtr:Mtr2018",
-    "mtr-current": "rulesets.mtr:MtrCurrent",
+    "summary-1998": "loopcompare.rulesets.summary:Summary1998",
+    "cr-2004": "loopcompare.rulesets.cr421:Cr2004",
+    "cr-2005": "loopcompare.rulesets.cr421:Cr2005",
+    "cr-2008": "loopcompare.rulesets.cr421:Cr2008",
+    "cr-2009": "loopcompare.rulesets.shortcuts:Cr2009",
+    "cr-2009-09": "loopcompare.rulesets.shortcuts:Cr2009Sept",
+    "cr-2024": "loopcompare.rulesets.shortcuts:Cr2024",
+    "mtr-2018": "loopcompare.rulesets.mtr:Mtr2018",
+    "mtr-current": "loopcompare.rulesets.mtr:MtrCurrent",
 }
 
 #: The four rulesets of the mission, compared by default: the two infinity rules, the current
@@ -105,13 +105,29 @@ class Registry:
 def _contract_problem(obj) -> str | None:
     """What is wrong with an entry point's object as a ruleset, if anything."""
     if not (isinstance(obj, type) and issubclass(obj, Ruleset)):
-        return f"{obj!r} is not a subclass of rulesets.base.Ruleset"
+        return f"{obj!r} is not a subclass of loopcompare.rulesets.base.Ruleset (loopcompare.Ruleset)"
     for attr in ("key", "name", "document", "effective"):
         if not isinstance(getattr(obj, attr, None), str) or not getattr(obj, attr):
             return f"{obj.__name__}.{attr} must be a non-empty string"
     if not obj.in_force or not obj.in_force[0]:
         return f"{obj.__name__}.in_force must give the first day the text was in force"
     return None
+
+
+#: The top-level packages of loopcompare before 0.2, now subpackages of ``loopcompare``.
+OLD_PACKAGES = ("rulesets", "comparator")
+
+
+def _moved(exc: Exception) -> str:
+    """A hint for a plugin written against the old import path (``from rulesets.base import ...``)."""
+    if isinstance(exc, ModuleNotFoundError) and exc.name:
+        top = exc.name.split(".")[0]
+        if top in OLD_PACKAGES:
+            return (
+                f" (loopcompare's '{top}' package is 'loopcompare.{top}' since loopcompare 0.2: "
+                f"import from 'loopcompare.{exc.name}' instead)"
+            )
+    return ""
 
 
 def build(entries) -> Registry:
@@ -123,7 +139,7 @@ def build(entries) -> Registry:
         try:
             cls = loader()
         except Exception as exc:  # a broken plugin is reported, not fatal
-            problems.append(PluginProblem(name, f"failed to load: {type(exc).__name__}: {exc}"))
+            problems.append(PluginProblem(name, f"failed to load: {type(exc).__name__}: {exc}{_moved(exc)}"))
             continue
         problem = _contract_problem(cls)
         if problem:

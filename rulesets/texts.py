@@ -50,13 +50,13 @@ class Document:
         return "\n\n".join(f"{key} {text}" for key, text in self.rules)
 
 
-def _raw(filename: str, package: str = "rulesets") -> str:
+def _raw(filename: str, package: str = "loopcompare.rulesets") -> str:
     """A text file from a package's ``texts/`` folder (a plugin ships its own)."""
     return resources.files(package).joinpath("texts", filename).read_text(encoding="utf-8")
 
 
 @lru_cache(maxsize=None)
-def document(filename: str, mtr_section: str | None = None, package: str = "rulesets") -> Document:
+def document(filename: str, mtr_section: str | None = None, package: str = "loopcompare.rulesets") -> Document:
     """Load a rules document from ``package``'s ``texts/`` folder; ``mtr_section`` (e.g.
     ``"MTR 4.4"``) numbers plain paragraphs."""
     provenance: list[str] = []

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from comparator.loader import ScenarioFile, parse_bytes
-from rulesets import Outcome, registry
+from loopcompare.comparator.loader import ScenarioFile, parse_bytes
+from loopcompare.rulesets import Outcome, registry
 
 ROOT = Path(__file__).resolve().parent.parent
 SHARED = ROOT.parent / "shared"

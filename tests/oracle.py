@@ -3,7 +3,7 @@
 The product settles loops in closed form.  This module does the opposite: it plays the loop one
 step at a time from the starting state and applies each ruleset's procedure literally, for the
 small numbers a property test generates.  It shares nothing with the rulesets but the data model
-(:class:`rulesets.scenario.Scenario` and its parts, read as plain data: no ``LoopFacts``).
+(:class:`loopcompare.rulesets.scenario.Scenario` and its parts, read as plain data: no ``LoopFacts``).
 
 The readings implemented are DOMAIN.md sections 3-4 and the team's decisions:
 
@@ -48,7 +48,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rulesets.scenario import Scenario, Step
+from loopcompare.rulesets.scenario import Scenario, Step
 
 #: The stand-in for an arbitrarily large number; the second run uses BIG + 1.
 BIG = 60

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import pytest
 
-from comparator.compare import check, compare
-from comparator.library import load_builtin, names
-from comparator.loader import load
-from rulesets import registry
+from loopcompare.comparator.compare import check, compare
+from loopcompare.comparator.library import load_builtin, names
+from loopcompare.comparator.loader import load
+from loopcompare.rulesets import registry
 
 from conftest import ACCEPTANCE
 

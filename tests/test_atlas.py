@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from comparator import atlas as atlases
-from comparator.cli import _mission_atlas
-from comparator.compare import compare
-from comparator.loader import parse_bytes
-from rulesets import registry
+from loopcompare.comparator import atlas as atlases
+from loopcompare.comparator.cli import _mission_atlas
+from loopcompare.comparator.compare import compare
+from loopcompare.comparator.loader import parse_bytes
+from loopcompare.rulesets import registry
 
 
 @pytest.fixture(scope="module")

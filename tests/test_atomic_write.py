@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-import comparator.render
-from comparator.cli import main
+from loopcompare import comparator
+from loopcompare.comparator.cli import main
 
 OLD = b"previous report\r\nwith bytes \xff that must survive\n"
 
@@ -241,7 +241,7 @@ def test_a_missing_scenario_or_unknown_ruleset_leaves_the_file_untouched(target,
 
 
 def test_a_large_report_is_written_whole(target):
-    from comparator.library import names
+    from loopcompare.comparator.library import names
 
     expected = run("compare", *names(), "-r", "all", "-f", "html").stdout_bytes
     assert run("compare", *names(), "-r", "all", "-f", "html", "-o", target).exit_code == 0

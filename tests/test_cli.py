@@ -12,8 +12,8 @@ import click
 import pytest
 from click.testing import CliRunner
 
-from comparator import library
-from comparator.cli import main
+from loopcompare.comparator import library
+from loopcompare.comparator.cli import main
 
 SHARED = Path(__file__).resolve().parent.parent.parent / "shared"
 ACCEPTANCE = SHARED / "spec" / "acceptance"

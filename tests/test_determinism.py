@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from comparator.cli import main
-from comparator.library import names
+from loopcompare.comparator.cli import main
+from loopcompare.comparator.library import names
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "comparator" / "library"
@@ -59,7 +59,7 @@ def seeded_outputs():
         for seed in HASH_SEEDS:
             env = dict(os.environ, PYTHONHASHSEED=seed, PYTHONIOENCODING="utf-8")
             procs[fmt, choice, seed] = subprocess.Popen(
-                [sys.executable, "-m", "comparator.cli", "compare", *BUILTINS, *RULESET_CHOICES[choice], "-f", fmt],
+                [sys.executable, "-m", "loopcompare", "compare", *BUILTINS, *RULESET_CHOICES[choice], "-f", fmt],
                 cwd=ROOT,
                 env=env,
                 stdout=subprocess.PIPE,

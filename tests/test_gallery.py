@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from comparator.cli import gallery_files
+from loopcompare.comparator.cli import gallery_files
 
 from conftest import ROOT
 

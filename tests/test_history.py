@@ -16,9 +16,9 @@ import re
 import pytest
 from click.testing import CliRunner
 
-from comparator.cli import main
-from rulesets import registry
-from rulesets.history import as_of, in_force_on, lines, number_on, renumbered
+from loopcompare.comparator.cli import main
+from loopcompare.rulesets import registry
+from loopcompare.rulesets.history import as_of, in_force_on, lines, number_on, renumbered
 
 RULESETS = registry().rulesets
 

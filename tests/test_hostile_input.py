@@ -32,10 +32,10 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from hypothesis.control import currently_in_test_context
 
-from comparator import render
-from comparator.cli import main
-from comparator.compare import compare
-from comparator.loader import (
+from loopcompare.comparator import render
+from loopcompare.comparator.cli import main
+from loopcompare.comparator.compare import compare
+from loopcompare.comparator.loader import (
     MAX_BYTES,
     MAX_DIGITS,
     MAX_PLAYERS,
@@ -46,9 +46,9 @@ from comparator.loader import (
     load,
     parse_bytes,
 )
-from comparator.report import build
-from rulesets import registry
-from rulesets.outcome import Result
+from loopcompare.comparator.report import build
+from loopcompare.rulesets import registry
+from loopcompare.rulesets.outcome import Result
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "comparator" / "library"
@@ -647,7 +647,7 @@ def _limited(cpu_seconds: int, memory: int | None = None):
 
 def _run_cli(args, *, cpu_seconds: int, memory: int | None = None):
     return subprocess.run(
-        [sys.executable, "-m", "comparator.cli", *args],
+        [sys.executable, "-m", "loopcompare", *args],
         cwd=ROOT,
         capture_output=True,
         text=True,
@@ -1084,7 +1084,7 @@ def test_valid_documents_render_cleanly(doc):
 @functools.cache
 def allowed_tags() -> frozenset[str]:
     """Every element a clean report uses: all built-ins in one report, and one alone."""
-    from comparator.library import load_builtin, names
+    from loopcompare.comparator.library import load_builtin, names
 
     comparisons = [compare(load_builtin(n), registry().rulesets) for n in names()]
     return frozenset(html_shape(render.html(build(comparisons))).tags) | frozenset(html_shape(render.html(build(comparisons[:1]))).tags)

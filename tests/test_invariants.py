@@ -7,8 +7,8 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from comparator.loader import parse_document
-from rulesets import Result, registry
+from loopcompare.comparator.loader import parse_document
+from loopcompare.rulesets import Result, registry
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dana"]
 RULESETS = registry().select(["all"])

@@ -7,8 +7,8 @@ import re
 
 from click.testing import CliRunner
 
-from comparator.cli import main
-from rulesets import registry
+from loopcompare.comparator.cli import main
+from loopcompare.rulesets import registry
 
 from conftest import ROOT
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from comparator.loader import MAX_BYTES, ScenarioError, load, parse_bytes
-from rulesets.scenario import NEVER, Intent
+from loopcompare.comparator.loader import MAX_BYTES, ScenarioError, load, parse_bytes
+from loopcompare.rulesets.scenario import NEVER, Intent
 
 ACCEPTANCE = Path(__file__).resolve().parent.parent.parent / "shared" / "spec" / "acceptance"
 GOOGOL = 10**100

@@ -24,13 +24,13 @@ import pytest
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from comparator import render
-from comparator.compare import compare
-from comparator.loader import parse_bytes
-from comparator.report import build
-from comparator.timeline import build as build_timeline
-from rulesets import registry
-from rulesets.registry import BUILTIN
+from loopcompare.comparator import render
+from loopcompare.comparator.compare import compare
+from loopcompare.comparator.loader import parse_bytes
+from loopcompare.comparator.report import build
+from loopcompare.comparator.timeline import build as build_timeline
+from loopcompare.rulesets import registry
+from loopcompare.rulesets.registry import BUILTIN
 
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 import oracle
-from comparator.loader import load, parse_document
+from loopcompare.comparator.loader import load, parse_document
 from conftest import ACCEPTANCE, ROOT, scenario
-from rulesets import registry
+from loopcompare.rulesets import registry
 
 FIELDS = ("result", "iterations", "steps", "deviates", "last_action", "state", "judge")
 NAMES = ("Alice", "Bob", "Carol", "Dave")

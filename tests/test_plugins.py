@@ -54,14 +54,14 @@ def installed_example(tmp_path_factory) -> Path:
 
 
 def test_the_example_plugin_is_discovered_through_its_entry_point(installed_example):
-    result = run(["-m", "comparator.cli", "rulesets"], path=[installed_example])
+    result = run(["-m", "loopcompare", "rulesets"], path=[installed_example])
     assert result.returncode == 0, result.stderr
     assert "| house-three " in result.stdout
     assert "House rule: three and done" in result.stdout
 
 
 def test_the_plugin_works_with_r_and_shows_its_own_name_and_rules(installed_example):
-    result = run(["-m", "comparator.cli", "compare", "gond-alarm", "-r", "cr-2024", "-r", "three-and-done"], path=[installed_example])
+    result = run(["-m", "loopcompare", "compare", "gond-alarm", "-r", "cr-2024", "-r", "three-and-done"], path=[installed_example])
     assert result.returncode == 0, result.stderr
     assert "| House rule: three and done " in result.stdout
     assert "> **H.1**" in result.stdout  # its own rule text, quoted from the plugin's package
@@ -74,7 +74,7 @@ def test_the_example_plugins_own_tests_pass(installed_example):
 
 def test_a_plugin_that_fails_to_import_is_reported_and_the_others_still_run(tmp_path):
     fake_distribution(tmp_path, "broken-rules", "[loopcompare.rulesets]\nbroken = no_such_module:Nothing\n")
-    result = run(["-m", "comparator.cli", "compare", "flying", "-f", "json"], path=[tmp_path])
+    result = run(["-m", "loopcompare", "compare", "flying", "-f", "json"], path=[tmp_path])
     assert result.returncode == 0, result.stderr
     assert "ruleset plugin 'broken' skipped" in result.stderr
     assert "ModuleNotFoundError" in result.stderr
@@ -89,10 +89,10 @@ def test_a_plugin_that_breaks_the_contract_is_reported(tmp_path):
         module="odd_rules",
         code="class NotARuleset:\n    key = 'odd'\n",
     )
-    result = run(["-m", "comparator.cli", "rulesets"], path=[tmp_path])
+    result = run(["-m", "loopcompare", "rulesets"], path=[tmp_path])
     assert result.returncode == 0
     assert "ruleset plugin 'odd' skipped" in result.stderr
-    assert "not a subclass of rulesets.base.Ruleset" in result.stderr
+    assert "not a subclass of loopcompare.rulesets.base.Ruleset" in result.stderr
 
 
 def test_a_plugin_whose_key_clashes_is_refused(tmp_path):
@@ -102,14 +102,14 @@ def test_a_plugin_whose_key_clashes_is_refused(tmp_path):
         "[loopcompare.rulesets]\nclash = clash_rules:Clash\n",
         module="clash_rules",
         code="""
-        from rulesets.shortcuts import Cr2024
+        from loopcompare.rulesets.shortcuts import Cr2024
 
         class Clash(Cr2024):
             key = "my-cr"
             aliases = ("cr-current",)
         """,
     )
-    result = run(["-m", "comparator.cli", "rulesets"], path=[tmp_path])
+    result = run(["-m", "loopcompare", "rulesets"], path=[tmp_path])
     assert result.returncode == 0
     assert "ruleset plugin 'clash' skipped: refused: key or alias 'cr-current' is already used" in result.stderr
     assert "| my-cr " not in result.stdout
@@ -122,7 +122,7 @@ def test_a_plugin_that_raises_while_settling_does_not_stop_a_comparison(tmp_path
         "[loopcompare.rulesets]\ncrash = crashing_rules:Crash\n",
         module="crashing_rules",
         code="""
-        from rulesets.shortcuts import Cr2024
+        from loopcompare.rulesets.shortcuts import Cr2024
 
         class Crash(Cr2024):
             key = "crash"
@@ -133,7 +133,7 @@ def test_a_plugin_that_raises_while_settling_does_not_stop_a_comparison(tmp_path
                 raise RuntimeError("boom")
         """,
     )
-    result = run(["-m", "comparator.cli", "compare", "flying", "-r", "cr-2024", "-r", "crash"], path=[tmp_path])
+    result = run(["-m", "loopcompare", "compare", "flying", "-r", "cr-2024", "-r", "crash"], path=[tmp_path])
     assert result.returncode == 0, result.stderr
     assert "| Crashing rules " in result.stdout
     assert "RuntimeError: boom" in result.stdout

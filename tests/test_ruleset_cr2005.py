@@ -12,8 +12,8 @@ import re
 import pytest
 from conftest import ACCEPTANCE, citing, noted, settle
 
-from comparator.loader import load
-from rulesets import Result, registry
+from loopcompare.comparator.loader import load
+from loopcompare.rulesets import Result, registry
 
 KEY = "cr-2005"
 

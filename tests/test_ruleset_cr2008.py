@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import citing, noted, seated, settle
 
-from rulesets import Result
+from loopcompare.rulesets import Result
 
 KEY = "cr-2008"
 GOOGOL = 10**100

@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import citing, noted, settle
 
-from rulesets import Result
+from loopcompare.rulesets import Result
 
 KEY = "cr-2024"
 GOOGOL = 10**100

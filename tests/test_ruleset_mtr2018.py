@@ -13,9 +13,9 @@ import re
 import pytest
 from conftest import ACCEPTANCE, citing, noted, settle
 
-from comparator.library import load_builtin, names
-from comparator.loader import load
-from rulesets import COMPARED_FIELDS, Result, registry
+from loopcompare.comparator.library import load_builtin, names
+from loopcompare.comparator.loader import load
+from loopcompare.rulesets import COMPARED_FIELDS, Result, registry
 
 KEY = "mtr-2018"
 CURRENT = "mtr-current"

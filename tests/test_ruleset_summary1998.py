@@ -11,7 +11,7 @@ import re
 
 from conftest import citing, noted, settle
 
-from rulesets import Result
+from loopcompare.rulesets import Result
 
 KEY = "summary-1998"
 

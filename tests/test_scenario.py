@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from rulesets import UNBOUNDED, CutPoint
+from loopcompare.rulesets import UNBOUNDED, CutPoint
 
 from conftest import scenario
 

@@ -16,10 +16,10 @@ import jsonschema
 import pytest
 from click.testing import CliRunner
 
-from comparator.cli import main
-from comparator.library import names
-from comparator.loader import ScenarioError, parse_document
-from comparator import atlas
+from loopcompare.comparator.cli import main
+from loopcompare.comparator.library import names
+from loopcompare.comparator.loader import ScenarioError, parse_document
+from loopcompare.comparator import atlas
 
 from conftest import ACCEPTANCE, ROOT
 

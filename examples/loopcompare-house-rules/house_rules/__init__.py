@@ -8,10 +8,10 @@ quote it like any built-in rule.
 
 from __future__ import annotations
 
-from rulesets.base import Decision, Settlement, Source
-from rulesets.outcome import Result
-from rulesets.scenario import CutPoint
-from rulesets.shortcuts import Cr2024
+from loopcompare.rulesets.base import Decision, Settlement, Source
+from loopcompare.rulesets.outcome import Result
+from loopcompare.rulesets.scenario import CutPoint
+from loopcompare.rulesets.shortcuts import Cr2024
 
 LIMIT = 3
 

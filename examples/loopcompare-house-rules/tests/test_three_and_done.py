@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from rulesets import registry
-from comparator.library import load_builtin
+from loopcompare.rulesets import registry
+from loopcompare.comparator.library import load_builtin
 
 
 def test_the_plugin_is_found_through_its_entry_point():
