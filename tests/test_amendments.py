@@ -68,6 +68,18 @@ def test_each_renumbering_of_the_history_data_is_listed(gallery_history):
     assert expected, "the sources date renumberings (720, 730, 731)"
 
 
+def test_a_number_added_to_the_history_data_shows_as_a_renumbering(monkeypatch):
+    # As another rule is inserted before Taking Shortcuts, a dated number is added to
+    # rulesets/history.py; the report lists it under the text then in force, with no other change.
+    later = rule_history.SHORTCUT_RULE_NUMBERS + (("2099-01-01", "799"),)
+    monkeypatch.setattr(rule_history, "SHORTCUT_RULE_NUMBERS", later)
+    history = amendments.build(_builtin_eras(), _eras_atlas())
+    (entry,) = [e for line in history.lines for e in line.entries if e.date == "2099-01-01"]
+    assert (entry.kind, entry.after.key, entry.rules_after) == ("renumbering", "cr-2024", "rule 799")
+    assert entry.text.verdict == "not shipped"  # no text numbered 799 ships with loopcompare
+    assert "2099-01-01: rule " in amendments.render(history, "md")
+
+
 def test_a_renumbering_to_a_new_number_is_renumbered_only_when_the_words_are_the_same():
     # 729 (2024) to 731 (2026-01-16 text): only the examples' wording and a web address changed.
     before = amendments.own_text(registry().get("cr-2024"))
