@@ -283,6 +283,25 @@ class LoopFacts:
             if (s.optional and s.by == player) or (unless and s.unless and s.unless.by == player)
         )
 
+    def choice_points(self, player: str) -> tuple[int, ...]:
+        """Indexes of the ``choice = true`` steps at which ``player`` could choose otherwise."""
+        steps = self.scenario.steps
+        return tuple(i for i in self.choice_steps(player, unless=False) if steps[i].choice)
+
+    @cached_property
+    def choosers(self) -> tuple[str, ...]:
+        """Players among :attr:`optional_controllers` who keep the loop going by a choice
+        (a ``choice = true`` step), in turn order (DOMAIN.md section 6)."""
+        return tuple(p for p in self.optional_controllers if self.choice_points(p))
+
+    @cached_property
+    def only_choosers(self) -> tuple[str, ...]:
+        """The :attr:`choosers` who take no action in the loop: every point where they could
+        stop keeping it going is a choice."""
+        return tuple(
+            p for p in self.choosers if len(self.choice_points(p)) == len(self.choice_steps(p, unless=False))
+        )
+
     def first_choice(self, player: str) -> int | None:
         """The first step of an iteration at which ``player`` could deviate, if any."""
         steps = self.choice_steps(player)
