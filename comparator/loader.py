@@ -50,7 +50,7 @@ _EXPECT_KEYS_2 = {"ended_by", "eliminated", "stopped_by", "ends_early_if", "expe
 _STOPPED_BY = ("intent", "requirement", "rule")
 _TARGET_ORDERS = ("rotate", "each", "fixed")
 _INFINITE_WORDS = {"infinite", "infinity", "inf", "forever", "unbounded", "\u221e"}
-# "INT", "INT^INT", "INT*10^INT": exact integers TOML can't write as literals (FORMAT.md, item 14).
+# "INT", "INT^INT", "INT*10^INT": exact integers TOML can't write as literals (docs/FORMAT.md, item 14).
 _BIG = re.compile(r"^(-?[0-9]+)(?:\^([0-9]+)|\*10\^([0-9]+))?$")
 
 
@@ -251,7 +251,7 @@ class _Parser:
             self.warnings.append(text)
 
     def either(self, where: str, message: str) -> None:
-        """An error in a format 2 file, a warning in a format 1 file (FORMAT.md, "Format 2")."""
+        """An error in a format 2 file, a warning in a format 1 file (docs/FORMAT.md, "Format 2")."""
         if self.format >= 2:
             self.record(where, message)
         else:
@@ -553,7 +553,7 @@ class _Parser:
         return step
 
     def step_sense(self, step: Step, where: str) -> None:
-        """Combinations that say nothing, or something other than the author meant (FORMAT.md)."""
+        """Combinations that say nothing, or something other than the author meant (docs/FORMAT.md)."""
         if step.choice and not step.optional:
             if self.format >= 2 and not step.alternative:
                 self.record(_at(where, "choice"), "on a mandatory step needs 'alternative': what its controller chooses instead")
@@ -839,7 +839,7 @@ class _Parser:
         self.floors(scenario)
 
     def has_point(self, scenario: Scenario, player: str) -> bool:
-        """FORMAT.md item 7: an optional step that sustains, a choice, an 'unless' to pay, or a breaker.
+        """docs/FORMAT.md item 7: an optional step that sustains, a choice, an 'unless' to pay, or a breaker.
 
         In a loop someone maintains with optional actions, every player receives priority between
         them and may intervene there (CR 421.2, 729.2b): that is a point too.  Only in a loop of
@@ -986,7 +986,7 @@ class _Parser:
         return self.count(value, where, hint='write "unbounded" or a whole number')
 
 
-# An exact expression for a huge value (FORMAT.md item 14): digits, ^ * + - / ( ).
+# An exact expression for a huge value (docs/FORMAT.md item 14): digits, ^ * + - / ( ).
 _EXPRESSION = re.compile(r"[0-9^*+\-/()]{1,2000}")
 
 

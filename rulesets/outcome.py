@@ -11,7 +11,7 @@ from .scenario import UNBOUNDED, Count, Value
 
 
 class Result(enum.Enum):
-    """How the loop is settled (FORMAT.md ``result``)."""
+    """How the loop is settled (docs/FORMAT.md ``result``)."""
 
     SHORTCUT = "shortcut"
     """The loop is shortcut to a cut point."""
@@ -39,12 +39,12 @@ class Elimination:
     steps: int = 0
 
     def to_json(self) -> dict:
-        """FORMAT.md's ``eliminated`` entry."""
+        """docs/FORMAT.md's ``eliminated`` entry."""
         return {"player": self.player, "iterations": plain(self.iterations), "steps": self.steps}
 
 
 class StoppedBy(enum.Enum):
-    """Why the player who deviates stopped (FORMAT.md "Format 2", item 8)."""
+    """Why the player who deviates stopped (docs/FORMAT.md "Format 2", item 8)."""
 
     INTENT = "intent"
     """They meant to (their intent, or a number they named)."""
@@ -103,7 +103,7 @@ class Outcome:
         return plain(raw)
 
     def to_json(self) -> dict:
-        """FORMAT.md's outcome object, keys in the documented order."""
+        """docs/FORMAT.md's outcome object, keys in the documented order."""
         return {
             "result": self.result.value,
             "iterations": plain(self.iterations),

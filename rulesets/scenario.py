@@ -73,7 +73,7 @@ class Step:
     set: Mapping[str, Union[bool, int]] = field(default_factory=dict)
     add: Mapping[str, int] = field(default_factory=dict)
     unless: Unless | None = None
-    # --- format 2 (FORMAT.md "Format 2"); the defaults are format 1's meaning ---
+    # --- format 2 (docs/FORMAT.md "Format 2"); the defaults are format 1's meaning ---
     mul: Mapping[str, int] = field(default_factory=dict)
     """x -> x * m, applied before ``add`` and ``set`` in the same application (m >= 0)."""
     requires: Mapping[str, int] = field(default_factory=dict)
@@ -94,7 +94,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Target:
-    """Which players a step's effects on per-player values apply to (FORMAT.md "Format 2", item 5).
+    """Which players a step's effects on per-player values apply to (docs/FORMAT.md "Format 2", item 5).
 
     ``order`` is ``"rotate"`` (one target per application, cycling through ``among``, skipping
     players who have left), ``"each"`` (all of them) or ``"fixed"`` (the first still in the game).
@@ -149,7 +149,7 @@ class EndsWhen:
 
 @dataclass(frozen=True)
 class LoopFlags:
-    """Facts about the loop as a whole (FORMAT.md ``[loop]``)."""
+    """Facts about the loop as a whole (docs/FORMAT.md ``[loop]``)."""
 
     independent: bool = False
     spans_turns: bool = False
@@ -393,7 +393,7 @@ class LoopFacts:
         return steps[0] if steps else None
 
     def deviation_point(self, player: str) -> CutPoint | None:
-        """FORMAT.md's deviation point for the player's intent; None for "never"."""
+        """docs/FORMAT.md's deviation point for the player's intent; None for "never"."""
         intent = self.scenario.intent(player)
         if intent.never:
             return None
@@ -461,7 +461,7 @@ class LoopFacts:
 
     @cached_property
     def state_repeats(self) -> bool:
-        """True when every tracked integer's net change per iteration is zero (DOMAIN.md section 3)."""
+        """True when every tracked integer's net change per iteration is zero (docs/DOMAIN.md section 3)."""
         return not any(self.net_changes.values())
 
     @cached_property
@@ -470,7 +470,7 @@ class LoopFacts:
 
         The state repeats iff every integer's net change per iteration is zero; each value is
         then periodic from the first iteration on, so the first repeat is at the second or third
-        visit of some point of the loop (DOMAIN.md section 3).
+        visit of some point of the loop (docs/DOMAIN.md section 3).
         """
         if not self.state_repeats:
             return None
