@@ -15,7 +15,7 @@ import tomllib
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping, NoReturn
+from typing import Any, Callable, Mapping, NoReturn
 
 from loopcompare.rulesets import (
     Breaker,
@@ -277,7 +277,7 @@ class _Parser:
             return self.lines.find(("", 0), key)
         return None
 
-    def each(self, items, check) -> list:
+    def each(self, items: Any, check: Callable[[Any], Any]) -> list[Any]:
         """``check`` each item; an item with an error is left out and the others still checked."""
         out = []
         for item in items:
@@ -295,7 +295,7 @@ class _Parser:
 
     # --- small checks -------------------------------------------------------------------------
 
-    def keys(self, table: Mapping, allowed: set[str], section: str, prefix: str = "", *, later: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+    def keys(self, table: Mapping[str, Any], allowed: set[str], section: str, prefix: str = "", *, later: set[str] = frozenset()) -> None:  # type: ignore[assignment]
         known = allowed | later
         unknown = sorted(set(table) - known)
         for key in unknown:
@@ -305,7 +305,7 @@ class _Parser:
         if unknown:
             raise _Stop
 
-    def text(self, value, where: str, *, required: bool = True) -> str:
+    def text(self, value: Any, where: str, *, required: bool = True) -> str:
         if not isinstance(value, str):
             self.fail(where, f"expected a string, got {_kind(value)}")
         if required and not value.strip():
@@ -314,17 +314,17 @@ class _Parser:
             self.fail(where, f"is {len(value):,} characters long; at most {MAX_TEXT:,} are allowed")
         return value
 
-    def flag(self, value, where: str) -> bool:
+    def flag(self, value: Any, where: str) -> bool:
         if not isinstance(value, bool):
             self.fail(where, f"expected true or false, got {_kind(value)}")
         return value
 
-    def table(self, value, where: str) -> Mapping:
+    def table(self, value: Any, where: str) -> Mapping[str, Any]:
         if not isinstance(value, dict):
             self.fail(where, f"expected a table, got {_kind(value)}")
         return value
 
-    def integer(self, value, where: str) -> int:
+    def integer(self, value: Any, where: str) -> int:
         """A whole number: a TOML integer, or (format 2) a string "INT", "INT^INT" or "INT*10^INT"."""
         if isinstance(value, str):
             m = _BIG.match(value)
@@ -345,7 +345,7 @@ class _Parser:
             self.fail(where, f"expected a whole number, got {_kind(value)}")
         return self.sized(value, where)
 
-    def count(self, value, where: str, *, hint: str = 'use "never" or a finite number') -> int:
+    def count(self, value: Any, where: str, *, hint: str = 'use "never" or a finite number') -> int:
         if isinstance(value, str) and value.strip().lower() in _INFINITE_WORDS or isinstance(value, float) and value in (float("inf"), float("-inf")):
             self.fail(where, f"{value!r} is not a number: there is no infinity in Magic; {hint}")
         number = self.integer(value, where)
@@ -359,7 +359,7 @@ class _Parser:
             self.fail(where, f"a number of more than {MAX_DIGITS:,} digits; numbers are limited to {MAX_DIGITS:,} digits")
         return value
 
-    def player(self, value, players: tuple[str, ...], where: str) -> str:
+    def player(self, value: Any, players: tuple[str, ...], where: str) -> str:
         if not isinstance(value, str):
             self.fail(where, f"expected a player's name, got {_kind(value)}")
         if value not in players:
@@ -422,7 +422,7 @@ class _Parser:
             return 2 if value == 2 else 1
         return value
 
-    def header(self, doc) -> tuple[str, str, str, tuple[str, ...]]:
+    def header(self, doc: Mapping[str, Any]) -> tuple[str, str, str, tuple[str, ...]]:
         if "title" not in doc:
             self.fail("'title'", "is required")
         title = self.text(doc["title"], "'title'")
@@ -433,7 +433,7 @@ class _Parser:
             self.fail("'tags'", f"expected a list of strings, got {_kind(tags)}")
         return title, description, source, tuple(self.text(t, f"'tags' item {i + 1}") for i, t in enumerate(tags))
 
-    def players(self, doc) -> tuple[str, ...]:
+    def players(self, doc: Mapping[str, Any]) -> tuple[str, ...]:
         if "players" not in doc:
             self.fail("'players'", "is required: two or more distinct names, in turn order")
         raw = doc["players"]
@@ -453,7 +453,7 @@ class _Parser:
                 self.fail(f"'players' item {i + 1}", f"{p!r} {how}; names must be distinct")
         return names
 
-    def state(self, raw, players) -> tuple[dict[str, Any], dict[str, Limits]]:
+    def state(self, raw: Any, players: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Limits]]:
         try:
             table = self.table(raw, "'state'")
         except _Stop:
@@ -461,7 +461,7 @@ class _Parser:
         out: dict[str, Any] = {}
         limits: dict[str, Limits] = {}
 
-        def entry(item):
+        def entry(item: Any) -> None:
             key, value = item
             where = _at("[state]", key)
             if isinstance(value, bool):
@@ -499,7 +499,7 @@ class _Parser:
         self.each(table.items(), entry)
         return out, limits
 
-    def steps(self, doc, players, state, limits) -> tuple[Step, ...]:
+    def steps(self, doc: Mapping[str, Any], players: tuple[str, ...], state: Mapping[str, Any], limits: Mapping[str, Limits]) -> tuple[Step, ...]:
         if "step" not in doc:
             self.record("'step'", "is required: one [[step]] table per step of an iteration")
             return ()
@@ -512,7 +512,7 @@ class _Parser:
             return ()
         return tuple(self.each(enumerate(raw), lambda item: self.step(item[1], item[0] + 1, players, state)))
 
-    def step(self, raw, number: int, players, state) -> Step:
+    def step(self, raw: Any, number: int, players: tuple[str, ...], state: Mapping[str, Any]) -> Step:
         where = f"step {number}"
         table = self.table(raw, where)
         self.keys(table, _STEP_KEYS_1, where, later=_STEP_KEYS_2)
@@ -574,7 +574,7 @@ class _Parser:
         if step.ends_loop is not None and not (step.random or step.hidden or step.ends_loop.hidden):
             self.record(_at(where, "ends_loop"), "needs 'random = true' (chance) or hidden information ('hidden' on the step or the event) on its step")
 
-    def target(self, raw, players, where: str) -> Target:
+    def target(self, raw: Any, players: tuple[str, ...], where: str) -> Target:
         t = self.table(raw, _at(where, "target"))
         self.keys(t, {"among", "order"}, where, "target")
         if "among" not in t:
@@ -590,7 +590,7 @@ class _Parser:
             self.fail(_at(where, "target.order"), f"expected one of {', '.join(_TARGET_ORDERS)}, got {_kind(order)}")
         return Target(names, order)
 
-    def effects(self, raw, state, section: str, name: str, target: Target | None) -> dict:
+    def effects(self, raw: Any, state: Mapping[str, Any], section: str, name: str, target: Target | None) -> dict[str, Any]:
         table = self.table(raw, _at(section, name))
         out = {}
         for key, value in table.items():
@@ -623,7 +623,7 @@ class _Parser:
                 out[key] = value if isinstance(value, bool) else self.integer(value, here)
         return out
 
-    def requirements(self, raw, state, where: str) -> dict:
+    def requirements(self, raw: Any, state: Mapping[str, Any], where: str) -> dict[str, Any]:
         table = self.table(raw, _at(where, "requires"))
         out = {}
         for key, value in table.items():
@@ -635,7 +635,7 @@ class _Parser:
             out[key] = self.integer(value, here)
         return out
 
-    def event(self, raw, where: str) -> EndsLoop:
+    def event(self, raw: Any, where: str) -> EndsLoop:
         e = self.table(raw, _at(where, "ends_loop"))
         self.keys(e, {"when", "chance", "hidden"}, where, "ends_loop")
         if "when" not in e:
@@ -647,7 +647,7 @@ class _Parser:
         hidden = self.flag(e["hidden"], _at(where, "ends_loop.hidden")) if "hidden" in e else False
         return EndsLoop(when, chance, hidden)
 
-    def chance(self, value, where: str) -> Fraction:
+    def chance(self, value: Any, where: str) -> Fraction:
         m = re.fullmatch(r"([0-9]{1,30})/([0-9]{1,30})", value) if isinstance(value, str) else None
         if m is None:
             self.fail(where, f"expected a fraction \"p/q\" of whole numbers, got {_kind(value)}")
@@ -656,7 +656,7 @@ class _Parser:
             self.fail(where, f"{value!r} is not a chance in (0, 1]: give \"p/q\" with 0 < p <= q")
         return Fraction(p, q)
 
-    def loop(self, raw, state) -> LoopFlags:
+    def loop(self, raw: Any, state: Mapping[str, Any]) -> LoopFlags:
         table = self.table(raw, "'loop'")
         self.keys(table, _LOOP_KEYS_1, "[loop]", later=_LOOP_KEYS_2)
         flags = {k: self.flag(table[k], _at("[loop]", k)) for k in ("independent", "spans_turns", "meaningful_change", "shortcut_before") if k in table}
@@ -676,7 +676,7 @@ class _Parser:
                 self.fail(_at("[loop]", "within"), f"expected \"priority\" or \"resolution\", got {_kind(within)}")
         return LoopFlags(ends_when=ends, ends_with=ends_with, within=within, **flags)
 
-    def bound(self, raw, state, section: str, name: str, *, per_player: bool = False) -> tuple[str, int, bool]:
+    def bound(self, raw: Any, state: Mapping[str, Any], section: str, name: str, *, per_player: bool = False) -> tuple[str, int, bool]:
         """``{ value = NAME, at_most = N }`` or ``at_least``: a bound on an integer in [state]."""
         where = _at(section, name)
         e = self.table(raw, where)
@@ -697,7 +697,7 @@ class _Parser:
         bound = self.integer(e[bounds[0]], _at(section, f"{name}.{bounds[0]}"))
         return value, bound, bounds[0] == "at_most"
 
-    def ends(self, raw, players, state, loop: LoopFlags) -> tuple[End, ...]:
+    def ends(self, raw: Any, players: tuple[str, ...], state: Mapping[str, Any], loop: LoopFlags) -> tuple[End, ...]:
         if raw == []:
             return ()
         if not isinstance(raw, list):
@@ -706,7 +706,7 @@ class _Parser:
         if loop.ends_when is not None:
             self.record("'end'", "[loop] ends_when and [[end]] tables don't mix: write every end as an [[end]] table")
 
-        def one(item) -> End:
+        def one(item: Any) -> End:
             i, e = item
             where = f"end {i + 1}"
             t = self.table(e, where)
@@ -733,12 +733,12 @@ class _Parser:
 
         return tuple(self.each(enumerate(raw), one))
 
-    def breakers(self, raw, players) -> tuple[Breaker, ...]:
+    def breakers(self, raw: Any, players: tuple[str, ...]) -> tuple[Breaker, ...]:
         if not isinstance(raw, list):
             self.record("'breaker'", "expected [[breaker]] tables")
             return ()
 
-        def one(item) -> Breaker:
+        def one(item: Any) -> Breaker:
             i, b = item
             where = f"breaker {i + 1}"
             t = self.table(b, where)
@@ -751,14 +751,14 @@ class _Parser:
 
         return tuple(self.each(enumerate(raw), one))
 
-    def intents(self, raw, players, size: int, state) -> dict[str, Intent]:
+    def intents(self, raw: Any, players: tuple[str, ...], size: int, state: Mapping[str, Any]) -> dict[str, Intent]:
         try:
             table = self.table(raw, "'intent'")
         except _Stop:
             return {}
         out = {}
 
-        def one(item) -> None:
+        def one(item: Any) -> None:
             name, value = item
             where = _at("[intent]", name)
             if name not in players:
@@ -870,7 +870,7 @@ class _Parser:
                     f"(mana, cards, counters) needs a floor: {name} = {{ start = ..., min = 0 }} (life may go negative)",
                 )
 
-    def expectations(self, raw, scenario: Scenario) -> dict[str, dict[str, Any]]:
+    def expectations(self, raw: Any, scenario: Scenario) -> dict[str, dict[str, Any]]:
         try:
             table = self.table(raw, "'expect'")
         except _Stop:
@@ -879,7 +879,7 @@ class _Parser:
         named: dict[str, str] = {}
         reg = registry()
 
-        def one(item) -> None:
+        def one(item: Any) -> None:
             key, fields = item
             where = f"[expect.{key}]"
             try:
@@ -897,7 +897,7 @@ class _Parser:
         self.each(table.items(), one)
         return out
 
-    def expected(self, name: str, value, scenario: Scenario, section: str, field: str):
+    def expected(self, name: str, value: Any, scenario: Scenario, section: str, field: str) -> Any:
         players = scenario.players
         where = _at(section, field)
         if name == "result":
@@ -947,7 +947,7 @@ class _Parser:
             self.fail(where, "expected a list of rule ids")
         return list(value)
 
-    def expected_state(self, value, scenario: Scenario, section: str, where: str) -> dict:
+    def expected_state(self, value: Any, scenario: Scenario, section: str, where: str) -> dict[str, Any]:
         table = self.table(value, where)
         out: dict[str, Any] = {}
         for k, v in table.items():
@@ -971,7 +971,7 @@ class _Parser:
                 out[k] = self.expected_integer(v, here, k)
         return out
 
-    def expected_integer(self, v, here: str, k: str):
+    def expected_integer(self, v: Any, here: str, k: str) -> Any:
         if v == "unbounded":
             return v
         if isinstance(v, str) and _EXPRESSION.fullmatch(v):
@@ -980,7 +980,7 @@ class _Parser:
             self.fail(here, f"{k!r} is an integer; expected a whole number, \"unbounded\" or an exact expression, got {_kind(v)}")
         return self.sized(v, here)
 
-    def expected_count(self, value, where: str):
+    def expected_count(self, value: Any, where: str) -> Any:
         if value == "unbounded":
             return value
         return self.count(value, where, hint='write "unbounded" or a whole number')
@@ -996,7 +996,7 @@ def _holds_at_start(scenario: Scenario, end: End) -> bool:
     return any((v <= end.bound) if end.at_most else (v >= end.bound) for v in values)
 
 
-def _start_text(start) -> str:
+def _start_text(start: Any) -> str:
     if isinstance(start, Mapping):
         return ", ".join(f"{p} {v}" for p, v in start.items())
     return str(start)
@@ -1011,7 +1011,7 @@ def _short(value: str) -> str:
     return repr(value) if len(value) < 60 else repr(value[:57] + "...")
 
 
-def _kind(value) -> str:
+def _kind(value: Any) -> str:
     """A TOML-ish name for a value's type, for messages."""
     if isinstance(value, bool):
         return f"a boolean ({str(value).lower()})"
