@@ -265,7 +265,7 @@ class Ruleset:
     True where a choice keeps a loop going as an action does: the CR's "game choices" (since
     2009), the current MTR's paragraph on loops sustained by choices, and the older texts as
     judges read them.  False where a choice is only its maker's way out of the loop, like a
-    breaker: the 2018 MTR, as a judge ruled under it (DOMAIN.md section 6).
+    breaker: the 2018 MTR, as a judge ruled under it (docs/DOMAIN.md section 6).
     """
 
     # --- the driver --------------------------------------------------------------------------------

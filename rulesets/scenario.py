@@ -395,7 +395,7 @@ class LoopFacts:
     @cached_property
     def choosers(self) -> tuple[str, ...]:
         """Players among :attr:`optional_controllers` who keep the loop going by a choice
-        (a ``choice = true`` step), in turn order (DOMAIN.md section 6)."""
+        (a ``choice = true`` step), in turn order (docs/DOMAIN.md section 6)."""
         return tuple(p for p in self.optional_controllers if self.choice_points(p))
 
     @cached_property
