@@ -42,6 +42,7 @@ from .timeline import LINE_NAMES
 FIELDS = atlases.FIELDS + ("judge",)
 
 PLAYER = "\u27e8player\u27e9"  # ⟨player⟩
+ACTION = "\u27e8action\u27e9"
 PLAYERS = "\u27e8players\u27e9"
 THIS_DOCUMENT = "\u27e8this document\u27e9"
 RULE_NUMBER = "\u27e8rule\u27e9"
@@ -272,10 +273,13 @@ class Reading:
     loops: int
 
 
-def _normalised(note: str, players: Sequence[str]) -> str:
-    """The note with player names as ⟨player⟩ (a list of them as ⟨players⟩) and small counts
-    (iterations, steps, players: one or two digits standing alone) as N."""
+def _normalised(note: str, players: Sequence[str], actions: Sequence[str] = ()) -> str:
+    """The note with the scenario's own words set aside: the text of its actions (a step's
+    ``does``, a breaker's) as ⟨action⟩, player names as ⟨player⟩ (a list of them as ⟨players⟩)
+    and small counts (iterations, steps, players: one or two digits standing alone) as N."""
     text = note
+    for action in sorted((a for a in actions if len(a) >= 8), key=len, reverse=True):
+        text = text.replace(action, ACTION)
     for name in sorted(players, key=len, reverse=True):
         text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", PLAYER, text)
     text = re.sub(rf"{PLAYER}(?:(?:,| and|, and) {PLAYER})+", PLAYERS, text)
@@ -299,10 +303,12 @@ def readings(comparisons: Sequence[Comparison], ruleset: Ruleset) -> dict[str, R
         outcome = comparison.outcomes.get(ruleset.key)
         if outcome is None:
             continue
-        players = comparison.scenario.scenario.players
+        sc = comparison.scenario.scenario
+        actions = [s.does for s in sc.steps] + [s.alternative for s in sc.steps if getattr(s, "alternative", "")]
+        actions += [s.unless.does for s in sc.steps if s.unless] + [b.does for b in sc.breakers]
         seen_here = set()
         for note in outcome.notes:
-            text = _normalised(note, players)
+            text = _normalised(note, sc.players, actions)
             key = _era_free(text, ruleset)
             if key in seen_here:
                 continue
@@ -648,7 +654,7 @@ def _method(history: History) -> str:
         f"that run is projected onto the two (the classes of loops they settle differently, with counts). Silences: "
         f"every note (a reading of a silent or ambiguous text) each era gives over {history.noted:,} loops (the smallest "
         f"example of each of the atlas's {len(atlas.classes):,} classes{library}), with player names replaced by "
-        f"{PLAYER} and small counts by N; a note counts as the same in two eras when it is, but for the era's own name "
+        f"{PLAYER}, the text of its actions by {ACTION} and small counts by N; a note counts as the same in two eras when it is, but for the era's own name "
         f"and the shortcut rule's number. Created: notes the later era gives and the earlier never does; closed: the "
         f"other way round."
     )

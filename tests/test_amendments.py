@@ -216,6 +216,9 @@ def test_notes_are_compared_without_names_counts_or_the_era():
     b = amendments._normalised("Carol, Dana would act at the same point (729.2b); after 1 iteration.", ["Carol", "Dana"])
     assert a != b
     assert amendments._era_free(a, cr2009) == amendments._era_free(b, cr2024)
+    # A scenario's own words (what a step does) are set aside like its players' names.
+    quoted = amendments._normalised("Here Bob's choice \u201cdiscards Nexus of Fate\u201d is no action.", ["Bob"], ["discards Nexus of Fate"])
+    assert quoted == "Here \u27e8player\u27e9's choice \u201c\u27e8action\u27e9\u201d is no action."
     # Rule ids, dates and big numbers are not counts.
     kept = amendments._normalised("CR 421 (2004), 102.4b, 2009-07-11 and 1,000,000 tokens", [])
     assert kept == "CR 421 (2004), 102.4b, 2009-07-11 and 1,000,000 tokens"
