@@ -145,7 +145,11 @@ def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
             raise InputError(f"--as-of: {exc}") from None
         for note in chosen.notes:
             click.echo(f"note: {note}", err=True)
-        rulesets = tuple(dict.fromkeys((chosen.rulesets + rulesets) if keys else chosen.rulesets))
+        # One column per key: the text in force that day (renumbered, if so) wins over the -r one.
+        merged: dict = {}
+        for r in (chosen.rulesets + rulesets) if keys else chosen.rulesets:
+            merged.setdefault(r.key, r)
+        rulesets = tuple(merged.values())
     comparisons = [run(s, rulesets) for s in _scenarios(paths)]
     _emit(render(comparisons, fmt, only_differences=only_differences), output)
 
@@ -202,7 +206,7 @@ def validate(paths) -> None:
 @click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
 def list_rulesets(diff_key) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
-    from loopcompare.rulesets.history import SHORTCUT_RULE_NUMBERS, lines
+    from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, start_in_words
 
     from .render import md_table
 
@@ -219,15 +223,13 @@ def list_rulesets(diff_key) -> None:
         return
     rows = []
     for r in _registry().rulesets:
-        start, end = r.in_force
         rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
-        rows.append([r.key, r.name, start, end or "in force", rules, r.citation])
+        rows.append([r.key, r.name, start_in_words(r), end_in_words(r) or in_force_today(r), rules, r.citation])
     click.echo(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
     click.echo("")
     for line in lines(reg.rulesets):
         click.echo("line: " + " -> ".join(r.key for r in line))
-    numbers = ", ".join(f"{n} ({d})" for d, n in SHORTCUT_RULE_NUMBERS)
-    click.echo(f"the CR's loop rule, by number: {numbers}")
+    click.echo(f"the CR's loop rule, by number: {numbers_in_words()}")
 
 
 @main.command()
