@@ -233,6 +233,47 @@ def list_rulesets(diff_key) -> None:
 
 
 @main.command()
+@click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=click.Path(dir_okay=False))
+@click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
+def sources(files, folder) -> None:
+    """Read official Comprehensive Rules text files: find "Taking Shortcuts", its number and its
+    text, and compare it with the newest text the project knows."""
+    from .crfile import MAX_BYTES, CrFileError, examine, source_file
+
+    exams, errors = [], []
+    for name in files:
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+            exams.append(examine(data, Path(name).name))
+        except CrFileError as exc:
+            errors.append(str(exc))
+        except OSError as exc:
+            errors.append(f"{name}: can't read: {exc.strerror or exc}")
+    for exam in exams:
+        click.echo(exam.report(), nl=False)
+    writes: dict[Path, str] = {}
+    if folder and not Path(folder).is_dir():
+        errors.append(f"{folder}: no such folder (--write)")
+    elif folder and not errors:
+        for exam in exams:
+            target, text = Path(folder) / exam.written_name, source_file(exam)
+            if writes.get(target, text) != text or (target.is_file() and target.read_text(encoding="utf-8", errors="replace") != text):
+                errors.append(f"{target}: already exists with other contents; not overwritten (move it away to write it anew)")
+            writes[target] = text
+    if errors:
+        for error in errors:
+            click.echo(f"Error: {error}", err=True)
+        raise InputError(f"{len(errors)} problem(s) with {len(files)} file(s); nothing was written")
+    for target, text in writes.items():
+        if target.is_file():
+            click.echo(f"unchanged: {target} (already there, the same)")
+            continue
+        _emit(text, str(target))
+        click.echo(f"wrote {target}")
+
+
+@main.command()
 def schema() -> None:
     """Print the JSON Schema of scenario files (format 1), for editors and other tools."""
     from importlib import resources
