@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, earliest, times
+from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result
 from .scenario import Count, CutPoint
 
@@ -163,7 +163,18 @@ class Cr2009(Ruleset):
                     "if nobody does, the loop continues as though the effect were mandatory.",
                 )
                 break
-        return ctx.facts.optional_controllers
+        return self.sustainers(ctx)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """729 speaks of "game choices" throughout: a choice that keeps the loop going is one."""
+        ctx.note(
+            f"Rule {self.number} speaks of game choices throughout: a shortcut is \u201ca sequence of game choices, for "
+            f"all players\u201d ({self.rule('2a')}), and a player stops a loop by making \u201ca different game "
+            f"choice\u201d ({self.rule('2c')}, {self.rule('3')}). Reading taken: a choice that keeps the loop going is "
+            f"such a game choice, so {listing(choosers)} {be(choosers)} involved in the loop "
+            f"({ctx.choices(choosers)}), though {self.rule('1')} glosses a game choice as \u201ceither taking an action "
+            "or passing priority\u201d."
+        )
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """729.4 draw, unless a player chooses to break the loop (729.5, 729.6)."""

@@ -29,6 +29,7 @@ from loopcompare.rulesets.history import (
     number_today,
     numbering_on,
     numbers_in_words,
+    period_in_words,
     renumbered,
     shortcut_texts,
     since_today,
@@ -450,6 +451,45 @@ def test_timeline_json():
     assert last["changed"] == ["iterations", "steps", "deviates", "last_action", "state.flying"]
     assert "2009-07-11" in last["cause"]
     assert [p["rulesets"] for p in mtr["periods"]] == [["mtr-2018", "mtr-current"]]
+
+
+def test_timeline_of_teferi_nexus_shows_the_mtr_change_dated_as_the_data_allows():
+    # MTR 4.4: the choices paragraph turned Alice's loop to stop (2018 ruling) into a draw; periods from in_force
+    result = run("timeline", "-f", "json", "teferi-nexus")
+    assert_clean_exit(result, 0)
+    (timeline,) = json.loads(result.stdout)["timelines"]
+    old, new = registry().get("mtr-2018"), registry().get("mtr-current")
+    first, second = timeline["lines"][1]["periods"]
+    assert first["rulesets"] == ["mtr-2018"] and second["rulesets"] == ["mtr-current"]
+    assert (first["from"], first["to"]) == tuple(old.in_force)
+    assert (second["from"], second["to"]) == tuple(new.in_force)
+    assert (first["outcome"]["result"], first["outcome"]["deviates"]) == ("shortcut", "Alice")
+    assert second["outcome"]["result"] == "draw"
+    assert {"result", "deviates"} <= set(second["changed"])
+    assert new.summary in second["cause"]
+    # The markdown names the days as the data gives them: dates, or the interval the sources give.
+    spans = [row[0] for row in _rows(run("timeline", "teferi-nexus").stdout)]
+    assert spans[-2:] == [period_in_words(old), period_in_words(new)]
+    assert spans[-1] == "since a day after 2018-07-13, by 2025-11-10"
+
+
+def test_as_of_applies_to_teferi_nexus_whichever_mtr_text_was_in_force():
+    # --as-of: on the first MTR's first day Alice must stop; on the newest text's date, the current text's draw
+    first_day = registry().get("mtr-2018").in_force[0]
+    on_first = run("compare", "-f", "json", "--as-of", first_day, "teferi-nexus")
+    assert_clean_exit(on_first, 0)
+    outcomes = json.loads(on_first.stdout)["comparisons"][0]["outcomes"]
+    assert "mtr-current" not in outcomes
+    assert (outcomes["mtr-2018"]["result"], outcomes["mtr-2018"]["deviates"]) == ("shortcut", "Alice")
+    later = run("compare", "-f", "json", "--as-of", "2026-02-27", "teferi-nexus")
+    assert_clean_exit(later, 0)
+    outcomes = json.loads(later.stdout)["comparisons"][0]["outcomes"]
+    assert outcomes["mtr-current"]["result"] == "draw"
+    if "mtr-2018" in outcomes:
+        # The sources leave the day of the change open: both texts are applied, and stderr says so.
+        assert in_force_on(registry().get("mtr-2018"), "2026-02-27") is None
+        assert outcomes["mtr-2018"]["result"] == "shortcut"
+        assert "mtr-2018" in later.stderr and "mtr-current" in later.stderr
 
 
 # --- rulesets --diff ------------------------------------------------------------------------------
