@@ -267,6 +267,10 @@ class Ruleset:
     sources: ClassVar[tuple["Source", ...]] = ()
     amends: ClassVar[str | None] = None
     """The key of the ruleset this one amends or replaces: its predecessor in its line."""
+    overrides: ClassVar[str | None] = None
+    """The key of a ruleset of *another* document that this one takes as its baseline and overrides
+    where they contradict (the Tournament Rules over the CR, CR 720.1c/729.1c).  A ruleset class
+    subclasses the class of the ruleset it amends or of the one it overrides, never another."""
     summary: ClassVar[str] = ""
     """One line: what this text changed, as it matters to outcomes."""
     #: Where the text applied was published, for people (the source files say where it was copied from).

@@ -52,6 +52,7 @@ class Mtr2018(Cr2009Sept):
     number = "720"
     sources = (Source("2018-07-13_mtr_4.4.txt", mtr_section=MTR), Source("2018-07-13_cr_720.txt", prefix="CR "))
     amends = None
+    overrides = "cr-2009-09"
     summary = "Tournament loops: everyone names a number, the lowest wins; no non-deterministic loops; no restarts."
     cite = "CR "
     cr_date = "2018-07-13"
