@@ -421,7 +421,7 @@ def _entries(line: list[Ruleset], rulesets, atlas: atlases.Atlas, found) -> list
             new_text = _shipped(*shipped) if shipped else None
             change = text_change(current, new_text)
             via = _undated(old, new)
-            heading = f"{date}: rule {old} renumbered {new}" + (f" (by way of {', '.join(via)}, undated)" if via else "")
+            heading = f"{date}: rule {old} becomes rule {new}" + (f" (by way of {', '.join(via)}, undated)" if via else "")
             out.append(Entry("renumbering", f"renumbering-{date}", date, heading, ruleset, ruleset, f"rule {old}", f"rule {new}", change, (), 0, (), ()))
             current = new_text or current
     return out
@@ -429,7 +429,7 @@ def _entries(line: list[Ruleset], rulesets, atlas: atlases.Atlas, found) -> list
 
 def _amendment(before: Ruleset | None, after: Ruleset, before_text: Text | None, text: Text, atlas, found) -> Entry:
     date = after.in_force[0]
-    when = date if date != rule_history.UNKNOWN else f"a date the sources don't give (after {after.not_before})" if after.not_before else "a date the sources don't give"
+    when = rule_history.start_in_words(after)
     ids = after.rule_ids
     rules_after = f"{ids[0]}\u2013{ids[-1]}" if len(ids) > 1 else (ids[0] if ids else "")
     if before is None:
@@ -460,6 +460,8 @@ def _renumberings(line: list[Ruleset], rulesets) -> dict[str, list]:
     numbers = list(rule_history.SHORTCUT_RULE_NUMBERS)
     shipped = shipped_texts(rulesets)
     out: dict[str, list] = {}
+    # Only a line whose own texts are the shortcut rule is renumbered with it (not the MTR).
+    line = [r for r in line if own_text(r).number in rule_history.SHORTCUT_RULE_SEQUENCE]
     for (_, old), (date, new) in zip(numbers, numbers[1:]):
         ruleset = next((r for r in line if rule_history.in_force_on(r, date) is True), None)
         if ruleset is None or ruleset.in_force[0] == date:
@@ -513,12 +515,9 @@ def settled(comparison: Comparison, ruleset: Ruleset) -> str:
 
 
 def in_force_words(ruleset: Ruleset) -> str:
-    """A ruleset's period in force, in words, unknown ends included."""
-    start, end = ruleset.in_force
-    start = "an unknown date" if start == rule_history.UNKNOWN else start
-    if end is None:
-        return f"in force since {start}"
-    return f"in force {start} to {'an unknown date' if end == rule_history.UNKNOWN else end}"
+    """A ruleset's period in force, in words, with the bounds the sources give where a day is unknown."""
+    start, end = rule_history.start_in_words(ruleset), rule_history.end_in_words(ruleset)
+    return f"in force since {start}" if end is None else f"in force from {start} to {end}"
 
 
 # --- markdown ------------------------------------------------------------------------------------
