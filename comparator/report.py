@@ -11,18 +11,9 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from loopcompare.rulesets import UNBOUNDED, Result
+from loopcompare.rulesets.outcome import FIELD_LABELS, FIELDS_BY_NAME
 
 from .compare import Comparison
-
-FIELD_LABELS = {
-    "result": "Result",
-    "iterations": "Iterations",
-    "steps": "Steps into the next iteration",
-    "deviates": "Deviates",
-    "last_action": "Last action (the last word)",
-    "judge": "Judge may be needed",
-    "rules": "Rules applied",
-}
 
 
 @dataclass(frozen=True)
@@ -263,8 +254,12 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
         differs = name in differences
         if only_differences and not differs:
             continue
+        spec = FIELDS_BY_NAME.get(name)
+        values = comparison.values(name)
+        if spec is not None and spec.format2 and all(v == spec.neutral for v in values):
+            continue  # a format 2 field every ruleset leaves neutral says nothing here
         label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
-        rows.append(Row(name, label, tuple(show(v) for v in comparison.values(name)), differs))
+        rows.append(Row(name, label, tuple(show(v) for v in values), differs))
     if not only_differences:
         cells = tuple(show(list(comparison.outcomes[r.key].rules)) for r in comparison.rulesets)
         rows.append(Row("rules", FIELD_LABELS["rules"], cells, False, compared=False))

@@ -49,6 +49,19 @@ class Cr2004(Ruleset):
         """Rule 421 restricts nothing; where the scenario raises a question it is silent on, say so."""
         for what in self._silences(ctx):
             ctx.note(f"{self.name} says nothing about {what}; the loop is settled as any other (reading: no restriction).")
+        event = next((s.ends_loop for s in ctx.scenario.steps if s.ends_loop), None)
+        if event is not None:
+            ctx.note(
+                f"{self.name} knows nothing of chance or of loops that may end on an unforeseen event. Reading taken "
+                f"(DOMAIN.md section 6): the loop is shortcut as a deterministic one; it may end sooner if "
+                f"“{event.when}” (ends_early_if)."
+            )
+        if any(s.choice and not s.optional for s in ctx.scenario.steps) and ctx.scenario.format >= 2:
+            ctx.note(
+                f"Rule 421 speaks of optional actions, not of choices. Reading taken (as judges ruled, e.g. Worldgorger "
+                "Dragon returning another creature card): a player whose choice in a mandatory step keeps the loop going "
+                "controls an optional action of the loop."
+            )
         return None
 
     def _silences(self, ctx: Settlement) -> list[str]:
