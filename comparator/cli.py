@@ -70,6 +70,9 @@ def _scenarios(paths):
             out.extend(resolve(p))
     except ScenarioError as exc:
         raise InputError(str(exc)) from None
+    for sf in out:
+        for warning in sf.warnings:
+            click.echo(f"warning: {sf.file}: {warning}", err=True)
     return out
 
 
@@ -184,12 +187,17 @@ def check(paths) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-def validate(paths) -> None:
-    """Validate scenario files; exit 2 if any is invalid (each error is reported)."""
+@click.option("--strict", is_flag=True, help="Treat warnings (probable mistakes) as errors.")
+def validate(paths, strict) -> None:
+    """Validate scenario files; exit 2 if any is invalid (every error of a file is reported)."""
     bad = 0
     for path in paths:
         try:
             for sf in _scenarios([path]):
+                if strict and sf.warnings:
+                    bad += 1
+                    click.echo(f"Error: {sf.file}: {len(sf.warnings)} warning(s), errors under --strict", err=True)
+                    continue
                 click.echo(f"ok   {sf.file}: {sf.scenario.title}")
         except InputError as exc:
             bad += 1

@@ -200,7 +200,7 @@ def report(comparisons, fmt: str, *, only_differences: bool = False, title: str 
 
 
 def json_report(comparisons: Sequence[Comparison]) -> str:
-    """FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
+    """docs/FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
     doc = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 

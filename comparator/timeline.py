@@ -35,8 +35,9 @@ class Period:
 
     @property
     def span(self) -> str:
-        """The period in words: "1999-04-23 to 2009-07-10", "since 2024-06-07"."""
-        start = "an unknown date" if self.start == UNKNOWN else self.start
+        """The period in words: "1999-04-23 to 2009-07-10", "since 2024-06-07", "since an
+        unknown date after 2018-07-13" (a first day the sources don't give, bounded as they allow)."""
+        start = first_day(self.rulesets[0])
         if self.end is None:
             return f"since {start}"
         end = "an unknown date" if self.end == UNKNOWN else self.end
@@ -93,7 +94,7 @@ def _period(comparison: Comparison, group: list[Ruleset], fields, before: list[P
         last = before[-1].outcome
         changed = tuple(f for f in fields if _key(outcome.value(f)) != _key(last.value(f)))
         labels = ", ".join(_label(f) for f in changed)
-        cause = f"{first.name}, {first.in_force[0]}: {first.summary} (changes: {labels}; rules applied: {', '.join(outcome.rules) or 'none'})"
+        cause = f"{first.name}, {first_day(first)}: {first.summary} (changes: {labels}; rules applied: {', '.join(outcome.rules) or 'none'})"
     return Period(
         start=first.in_force[0],
         end=group[-1].in_force[1],
@@ -103,6 +104,15 @@ def _period(comparison: Comparison, group: list[Ruleset], fields, before: list[P
         changed=changed,
         cause=cause,
     )
+
+
+def first_day(ruleset: Ruleset) -> str:
+    """The first day a text was in force, in words: the date, or, where the sources don't give it,
+    "an unknown date" bounded by the day before which it surely was not (``not_before``)."""
+    start = ruleset.in_force[0]
+    if start != UNKNOWN:
+        return start
+    return f"an unknown date after {ruleset.not_before}" if ruleset.not_before else "an unknown date"
 
 
 def _label(field: str) -> str:

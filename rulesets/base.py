@@ -271,7 +271,17 @@ class Settlement:
         for breaker in self.scenario.breakers:
             if breaker.by == player:
                 return f"\u201c{breaker.does}\u201d"
+        if not self.ruleset.choice_sustains:
+            # Where a choice does not sustain a loop, it is its maker's way out, like a breaker.
+            points = self.facts.choice_points(player)
+            if points:
+                return f"a different choice than \u201c{self.scenario.steps[points[0]].does}\u201d"
         return None
+
+    def choices(self, players: Iterable[str]) -> str:
+        """Each player's choice in the loop, in words: "Bob's choice “discards ...”"."""
+        steps = self.scenario.steps
+        return listing(f"{p}'s choice \u201c{steps[self.facts.choice_points(p)[0]].does}\u201d" for p in players)
 
 
 def _counted(point: CutPoint) -> tuple[Count, int]:
@@ -297,6 +307,17 @@ def _resolve_goals(scenario: Scenario):
 def describe_count(n: Count) -> str:
     """A number as transcripts show it."""
     return "unbounded (an arbitrarily large finite number)" if n is UNBOUNDED else f"{n:,}"
+
+
+def listing(items: Iterable[str]) -> str:
+    """Items in words: "A", "A and B", "A, B and C"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def be(items) -> str:
+    """The verb "to be" agreeing with ``items``: "is" for one, "are" for more."""
+    return "is" if len(items) == 1 else "are"
 
 
 def times(n: Count) -> str:
@@ -353,10 +374,22 @@ class Ruleset:
     sources: ClassVar[tuple["Source", ...]] = ()
     amends: ClassVar[str | None] = None
     """The key of the ruleset this one amends or replaces: its predecessor in its line."""
+    overrides: ClassVar[str | None] = None
+    """The key of a ruleset of *another* document that this one takes as its baseline and overrides
+    where they contradict (the Tournament Rules over the CR, CR 720.1c/729.1c).  A ruleset class
+    subclasses the class of the ruleset it amends or of the one it overrides, never another."""
     summary: ClassVar[str] = ""
     """One line: what this text changed, as it matters to outcomes."""
     #: Where the text applied was published, for people (the source files say where it was copied from).
     citation: ClassVar[str] = ""
+    choice_sustains: ClassVar[bool] = True
+    """Whether a ``choice = true`` step makes its controller involved in maintaining the loop.
+
+    True where a choice keeps a loop going as an action does: the CR's "game choices" (since
+    2009), the current MTR's paragraph on loops sustained by choices, and the older texts as
+    judges read them.  False where a choice is only its maker's way out of the loop, like a
+    breaker: the 2018 MTR, as a judge ruled under it (docs/DOMAIN.md section 6).
+    """
 
     # --- the driver --------------------------------------------------------------------------------
 
@@ -408,7 +441,7 @@ class Ruleset:
         )
 
     def within_resolution(self, ctx: "Settlement") -> Decision | None:
-        """A repetition inside one spell's or ability's resolution (FORMAT item 11, DOMAIN.md 6).
+        """A repetition inside one spell's or ability's resolution (FORMAT item 11, docs/DOMAIN.md 6).
 
         Nobody receives priority inside it, so no loop procedure applies.  With no choice that
         sustains it, it runs to its end, or the game is a draw under the draw rule in force;
@@ -421,7 +454,7 @@ class Ruleset:
             if end is not None:
                 ctx.note(
                     "Inside one resolution no player receives priority and nobody has a choice, so no loop procedure "
-                    "applies (DOMAIN.md section 6): the repetition simply runs to its end."
+                    "applies (docs/DOMAIN.md section 6): the repetition simply runs to its end."
                 )
                 self.ends(ctx, end)
                 return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
@@ -429,7 +462,7 @@ class Ruleset:
             ctx.say(rule, "the repetition happens inside one resolution, where no player receives priority and nobody has a choice that could stop it, and it never ends: the game is a draw.", quote=rule)
             ctx.note(
                 f"Inside one resolution no player receives priority, so no loop rule applies; reading taken "
-                f"(DOMAIN.md section 6): the game is a draw under the draw rule in force on {self.draw_date()} ({rule})."
+                f"(docs/DOMAIN.md section 6): the game is a draw under the draw rule in force on {self.draw_date()} ({rule})."
             )
             return Decision(Result.DRAW)
         chooser = choosers[0]
@@ -515,7 +548,26 @@ class Ruleset:
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """The players who control the loop's optional actions, in turn order."""
-        return ctx.facts.optional_controllers
+        return self.sustainers(ctx)
+
+    def sustainers(self, ctx: Settlement) -> tuple[str, ...]:
+        """The players whose optional steps keep the loop going, in turn order, as this text
+        reads choices (:attr:`choice_sustains`); the reading is recorded by :meth:`read_choices`.
+
+        Every :meth:`involved` starts from these.  Where a choice does not sustain a loop, a
+        player whose only optional steps are choices is left out: their choice is their way out
+        of the loop, like a breaker (:meth:`Settlement.means`), taken where their intent says.
+        """
+        facts = ctx.facts
+        if facts.choosers:
+            self.read_choices(ctx, facts.choosers)
+        if self.choice_sustains:
+            return facts.optional_controllers
+        return tuple(p for p in facts.optional_controllers if p not in facts.only_choosers)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """Record how this text reads a loop that ``choosers`` keep going by choices rather than
+        actions: a citation where the text says it, a note where it is a reading."""
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """A loop of mandatory actions only."""

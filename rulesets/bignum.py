@@ -1,4 +1,4 @@
-"""Exact values too large to write out: ``(C*M^E + D)/K`` (FORMAT.md "Format 2", item 14).
+"""Exact values too large to write out: ``(C*M^E + D)/K`` (docs/FORMAT.md "Format 2", item 14).
 
 A loop that doubles its tokens a googol times ends with ``3 * 2^(10^100)`` tokens: a number with
 about 3 * 10^99 digits, which no computer can hold.  The closed form never computes it: it keeps

@@ -14,7 +14,7 @@ any guard of block ``s`` is ``Q(F^s(x0))``: a monotone sequence in ``s`` (every 
 >= 0).  The first block in which any guard's outcome would differ is then found by integer
 arithmetic (a division for sums, an exact integer logarithm for products), and the loop jumps
 there in closed form.  The block where something changes is played out, and the next *phase*
-starts (FORMAT.md "Format 2", item 3).  An elimination changes who is in the game and so starts
+starts (docs/FORMAT.md "Format 2", item 3).  An elimination changes who is in the game and so starts
 a new phase too.  The number of phases is bounded by the players, values and guards, never by
 the number of iterations; where a guard flips back and forth periodically (a side benefit that
 can be paid every other iteration), the block is lengthened to a multiple of that period.
@@ -234,8 +234,9 @@ class Run:
     forever: bool = False
     present: tuple[str, ...] = ()
     regime: tuple | None = None
-    """When ``forever``: (state at the start of a block, each component's map over it, the block's
-    trace, its length in steps); from there every block is the same."""
+    """When ``forever``: (the state at the start of a block from which every block is the same,
+    the position where the block that was traced began, each component's map over a block, that
+    block's trace, the block's length in steps)."""
 
 
 @dataclass
@@ -571,8 +572,8 @@ class Dynamics:
             maps = {comp: _compose(fs) for comp, fs in trace.maps.items()}
             flip = None
             for comp, index, extra, bound, at_most, outcome in trace.guards:
-                f = maps[comp]
-                q = _compose(trace.maps[comp][:index]).then(extra)
+                f = maps.get(comp, IDENTITY)
+                q = _compose(trace.maps.get(comp, [])[:index]).then(extra)
                 # the first block whose check comes out the other way
                 if at_most:
                     s = first_block(start.values[comp], f, q, bound + 1 if outcome else bound, not outcome)
@@ -589,8 +590,9 @@ class Dynamics:
                 target = whole if flip is None else min(flip, whole)
             if target is None:
                 # Nothing ever changes again: the loop goes on forever in this pattern.
+                # From the block after the one played, every block is the same map of a settled state.
                 return Run(None, eliminations, self.state_of(st.values), None, True, present=st.present,
-                           regime=(start, maps, trace, block_len))
+                           regime=(st.copy(), start.position, maps, trace, block_len))
             if target <= 1:
                 if flip == 1 and length_index + 1 < len(_BLOCK_LENGTHS):
                     length_index += 1
@@ -635,7 +637,7 @@ class Dynamics:
         """The state at (unbounded, ``steps``): each value that no longer changes from one cycle to
         the next, at that point of the iteration (the same in every iteration of the cycle), else
         UNBOUNDED; a value assigned before that point is known whatever came before."""
-        start, maps, trace, block_len = run.regime
+        start, origin, maps, trace, block_len = run.regime
         iterations = block_len // self.size
         values = {}
         for comp, x in start.values.items():
@@ -645,7 +647,7 @@ class Dynamics:
             fixed = x if _same(f.apply(x), x) else UNBOUNDED
             seen = []
             for r in range(iterations):
-                cut = start.position + r * self.size + steps
+                cut = origin + r * self.size + steps
                 v = fixed
                 for g, where in zip(fs, at):
                     if where >= cut:
@@ -704,7 +706,7 @@ def _first_repeat(dyn: Dynamics) -> CutPoint | None:
     run = dyn.natural
     if not run.forever:
         return None
-    start, maps, trace, block_len = run.regime
+    start, _, maps, trace, block_len = run.regime
     if any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items()):
         return None
     span = dyn.period(run.present) * dyn.size

@@ -30,7 +30,7 @@ SHORTCUT_RULE_NUMBERS: tuple[tuple[str, str], ...] = (
     ("2025-07-25", "731"),
 )
 
-#: Every number the shortcut rule has had, in order (DOMAIN.md); the sources date only some.
+#: Every number the shortcut rule has had, in order (docs/DOMAIN.md); the sources date only some.
 SHORTCUT_RULE_SEQUENCE = (
     "713", "714", "715", "716", "718", "719", "720", "721", "722", "724", "725", "726",
     "727", "728", "727", "728", "729", "730", "731",

@@ -12,7 +12,7 @@ from .scenario import UNBOUNDED, Count, Value
 
 
 class Result(enum.Enum):
-    """How the loop is settled (FORMAT.md ``result``)."""
+    """How the loop is settled (docs/FORMAT.md ``result``)."""
 
     SHORTCUT = "shortcut"
     """The loop is shortcut to a cut point."""
@@ -40,12 +40,12 @@ class Elimination:
     steps: int = 0
 
     def to_json(self) -> dict:
-        """FORMAT.md's ``eliminated`` entry."""
+        """docs/FORMAT.md's ``eliminated`` entry."""
         return {"player": self.player, "iterations": plain(self.iterations), "steps": self.steps}
 
 
 class StoppedBy(enum.Enum):
-    """Why the player who deviates stopped (FORMAT.md "Format 2", item 8)."""
+    """Why the player who deviates stopped (docs/FORMAT.md "Format 2", item 8)."""
 
     INTENT = "intent"
     """They meant to (their intent, or a number they named)."""
@@ -62,20 +62,22 @@ class OutcomeField:
     ``[expect]`` keys all derive from :data:`OUTCOME_FIELDS`.
 
     ``compared``: it counts in ``differences`` and has a row in reports.  ``expectable``: a
-    scenario's ``[expect]`` table may pin it.  ``neutral``: the value every format 1 loop
-    gives (format 2's fields only); a report shows such a row only when some outcome
-    differs from it.
+    scenario's ``[expect]`` table may pin it.  ``since_format``: the scenario format that
+    introduced it (an ``[expect]`` key of format 2 needs ``format = 2``).  ``hide_neutral``:
+    a report shows its row only when some outcome gives a value other than ``neutral`` (the
+    value every format 1 loop gives).
     """
 
     name: str
     label: str
     compared: bool = True
     expectable: bool = True
-    format2: bool = False
+    since_format: int = 1
+    hide_neutral: bool = False
     neutral: object = None
 
 
-#: Every outcome field, in FORMAT.md's JSON order (format 1's fields, then format 2's).
+#: Every outcome field, in docs/FORMAT.md's JSON order (format 1's fields, then format 2's).
 OUTCOME_FIELDS: tuple[OutcomeField, ...] = (
     OutcomeField("result", "Result"),
     OutcomeField("iterations", "Iterations"),
@@ -87,11 +89,12 @@ OUTCOME_FIELDS: tuple[OutcomeField, ...] = (
     OutcomeField("rules", "Rules applied", compared=False),
     OutcomeField("notes", "Notes", compared=False, expectable=False),
     OutcomeField("transcript", "Transcript", compared=False, expectable=False),
-    OutcomeField("ended_by", "Ended by", format2=True),
-    OutcomeField("eliminated", "Eliminated", format2=True, neutral=[]),
-    OutcomeField("stopped_by", "Stopped by"),
-    OutcomeField("ends_early_if", "Ends early if", format2=True),
-    OutcomeField("expected_iterations", "Expected iterations", format2=True),
+    OutcomeField("ended_by", "Ended by", since_format=2, hide_neutral=True),
+    OutcomeField("eliminated", "Eliminated", since_format=2, hide_neutral=True, neutral=[]),
+    # stopped_by has a value for format 1 loops too, so its row is always shown.
+    OutcomeField("stopped_by", "Stopped by", since_format=2),
+    OutcomeField("ends_early_if", "Ends early if", since_format=2, hide_neutral=True),
+    OutcomeField("expected_iterations", "Expected iterations", since_format=2, hide_neutral=True),
 )
 
 FIELDS_BY_NAME = {f.name: f for f in OUTCOME_FIELDS}
@@ -99,8 +102,10 @@ FIELDS_BY_NAME = {f.name: f for f in OUTCOME_FIELDS}
 #: The fields of an outcome that take part in a comparison, in report order.
 COMPARED_FIELDS = tuple(f.name for f in OUTCOME_FIELDS if f.compared)
 
-#: The keys an ``[expect.RULESET]`` table may use.
+#: The keys an ``[expect.RULESET]`` table may use, by the format that introduced them.
 EXPECT_KEYS = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable)
+EXPECT_KEYS_FORMAT_1 = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable and f.since_format == 1)
+EXPECT_KEYS_FORMAT_2 = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable and f.since_format == 2)
 
 #: Report labels, by field name.
 FIELD_LABELS = {f.name: f.label for f in OUTCOME_FIELDS}
@@ -158,7 +163,7 @@ class Outcome:
         return plain(getattr(self, name))
 
     def to_json(self) -> dict:
-        """FORMAT.md's outcome object, keys in the documented order (:data:`OUTCOME_FIELDS`)."""
+        """docs/FORMAT.md's outcome object, keys in the documented order (:data:`OUTCOME_FIELDS`)."""
         out = {}
         for f in OUTCOME_FIELDS:
             if f.name == "state":

@@ -73,7 +73,7 @@ class Step:
     set: Mapping[str, Union[bool, int]] = field(default_factory=dict)
     add: Mapping[str, int] = field(default_factory=dict)
     unless: Unless | None = None
-    # --- format 2 (FORMAT.md "Format 2"); the defaults are format 1's meaning ---
+    # --- format 2 (docs/FORMAT.md "Format 2"); the defaults are format 1's meaning ---
     mul: Mapping[str, int] = field(default_factory=dict)
     """x -> x * m, applied before ``add`` and ``set`` in the same application (m >= 0)."""
     requires: Mapping[str, int] = field(default_factory=dict)
@@ -94,7 +94,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Target:
-    """Which players a step's effects on per-player values apply to (FORMAT.md "Format 2", item 5).
+    """Which players a step's effects on per-player values apply to (docs/FORMAT.md "Format 2", item 5).
 
     ``order`` is ``"rotate"`` (one target per application, cycling through ``among``, skipping
     players who have left), ``"each"`` (all of them) or ``"fixed"`` (the first still in the game).
@@ -149,7 +149,7 @@ class EndsWhen:
 
 @dataclass(frozen=True)
 class LoopFlags:
-    """Facts about the loop as a whole (FORMAT.md ``[loop]``)."""
+    """Facts about the loop as a whole (docs/FORMAT.md ``[loop]``)."""
 
     independent: bool = False
     spans_turns: bool = False
@@ -377,7 +377,7 @@ class LoopFacts:
     def optional_controllers(self) -> tuple[str, ...]:
         """Players who control at least one optional step, in turn order from the active player.
 
-        In a format 2 file (FORMAT.md "Format 2", item 7) these are the players with a point to
+        In a format 2 file (docs/FORMAT.md "Format 2", item 7) these are the players with a point to
         deviate in an iteration other than an "unless": an optional step that sustains the loop
         (a side benefit, ``sustains = false``, doesn't), or a ``choice = true`` step (inside one
         resolution an optional step counts as a choice).
@@ -424,13 +424,32 @@ class LoopFacts:
             if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.by == player)
         )
 
+    def choice_points(self, player: str) -> tuple[int, ...]:
+        """Indexes of the ``choice = true`` steps at which ``player`` could choose otherwise."""
+        steps = self.scenario.steps
+        return tuple(i for i in self.choice_steps(player, unless=False) if steps[i].choice)
+
+    @cached_property
+    def choosers(self) -> tuple[str, ...]:
+        """Players among :attr:`optional_controllers` who keep the loop going by a choice
+        (a ``choice = true`` step), in turn order (docs/DOMAIN.md section 6)."""
+        return tuple(p for p in self.optional_controllers if self.choice_points(p))
+
+    @cached_property
+    def only_choosers(self) -> tuple[str, ...]:
+        """The :attr:`choosers` who take no action in the loop: every point where they could
+        stop keeping it going is a choice."""
+        return tuple(
+            p for p in self.choosers if len(self.choice_points(p)) == len(self.choice_steps(p, unless=False))
+        )
+
     def first_choice(self, player: str) -> int | None:
         """The first step of an iteration at which ``player`` could deviate, if any."""
         steps = self.choice_steps(player)
         return steps[0] if steps else None
 
     def deviation_point(self, player: str) -> CutPoint | None:
-        """FORMAT.md's deviation point for the player's intent; None for "never".
+        """docs/FORMAT.md's deviation point for the player's intent; None for "never".
 
         In format 2 a player whose optional step's ``requires`` fails stops there, as if that
         were their intent, when it comes before the point they meant (FORMAT item 8).
@@ -542,7 +561,7 @@ class LoopFacts:
 
     @cached_property
     def state_repeats(self) -> bool:
-        """True when every tracked integer's net change per iteration is zero (DOMAIN.md section 3);
+        """True when every tracked integer's net change per iteration is zero (docs/DOMAIN.md section 3);
         in format 2, when the state ever repeats (FORMAT item 9)."""
         if self.dynamics is not None:
             return self.first_repeat is not None
@@ -554,7 +573,7 @@ class LoopFacts:
 
         The state repeats iff every integer's net change per iteration is zero; each value is
         then periodic from the first iteration on, so the first repeat is at the second or third
-        visit of some point of the loop (DOMAIN.md section 3).  Format 2: FORMAT item 9.
+        visit of some point of the loop (docs/DOMAIN.md section 3).  Format 2: FORMAT item 9.
         """
         if self.dynamics is not None:
             return self.dynamics.first_repeat

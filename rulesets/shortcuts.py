@@ -12,7 +12,7 @@ text's ``number``, so every citation uses the number the rule had in the documen
 
 from __future__ import annotations
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, earliest, times
+from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result, StoppedBy
 from .scenario import Count, CutPoint
 
@@ -96,7 +96,7 @@ class Cr2009(Ruleset):
                 f"“{event.when}” happens is not predictable, so this loop must be played out.",
             )
             ctx.note(
-                f"Reading taken (DOMAIN.md section 6): an event that may end the loop at some iteration makes each further "
+                f"Reading taken (docs/DOMAIN.md section 6): an event that may end the loop at some iteration makes each further "
                 f"action depend on whether it happened, which {self.number}.2a does not allow in a shortcut."
             )
             return Decision(Result.NO_SHORTCUT)
@@ -124,7 +124,18 @@ class Cr2009(Ruleset):
                     "if nobody does, the loop continues as though the effect were mandatory.",
                 )
                 break
-        return ctx.facts.optional_controllers
+        return self.sustainers(ctx)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """729 speaks of "game choices" throughout: a choice that keeps the loop going is one."""
+        ctx.note(
+            f"Rule {self.number} speaks of game choices throughout: a shortcut is \u201ca sequence of game choices, for "
+            f"all players\u201d ({self.rule('2a')}), and a player stops a loop by making \u201ca different game "
+            f"choice\u201d ({self.rule('2c')}, {self.rule('3')}). Reading taken: a choice that keeps the loop going is "
+            f"such a game choice, so {listing(choosers)} {be(choosers)} involved in the loop "
+            f"({ctx.choices(choosers)}), though {self.rule('1')} glosses a game choice as \u201ceither taking an action "
+            "or passing priority\u201d."
+        )
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """729.4 draw, unless a player chooses to break the loop (729.5, 729.6)."""

@@ -286,6 +286,47 @@ def test_timeline_json():
     assert [p["rulesets"] for p in mtr["periods"]] == [["mtr-2018", "mtr-current"]]
 
 
+def test_timeline_of_teferi_nexus_shows_the_mtr_change_dated_as_the_data_allows():
+    # MTR 4.4: the choices paragraph turned Alice's loop to stop (2018 ruling) into a draw; periods from in_force
+    result = run("timeline", "-f", "json", "teferi-nexus")
+    assert_clean_exit(result, 0)
+    (timeline,) = json.loads(result.stdout)["timelines"]
+    old, new = registry().get("mtr-2018"), registry().get("mtr-current")
+    first, second = timeline["lines"][1]["periods"]
+    assert first["rulesets"] == ["mtr-2018"] and second["rulesets"] == ["mtr-current"]
+    assert (first["from"], first["to"]) == tuple(old.in_force)
+    assert (second["from"], second["to"]) == tuple(new.in_force)
+    assert (first["outcome"]["result"], first["outcome"]["deviates"]) == ("shortcut", "Alice")
+    assert second["outcome"]["result"] == "draw"
+    assert {"result", "deviates"} <= set(second["changed"])
+    assert new.summary in second["cause"]
+    # The markdown names the day as the data gives it: a date, or unknown but after not_before.
+    spans = [row[0] for row in _rows(run("timeline", "teferi-nexus").stdout)]
+    start = new.in_force[0]
+    expected = f"an unknown date after {new.not_before}" if start == "unknown" and new.not_before else start
+    end = new.in_force[1]
+    assert spans[-1] == (f"since {expected}" if end is None else f"{expected} to {end}")
+
+
+def test_as_of_applies_to_teferi_nexus_whichever_mtr_text_was_in_force():
+    # --as-of: on the first MTR's first day Alice must stop; on the newest text's date, the current text's draw
+    first_day = registry().get("mtr-2018").in_force[0]
+    on_first = run("compare", "-f", "json", "--as-of", first_day, "teferi-nexus")
+    assert_clean_exit(on_first, 0)
+    outcomes = json.loads(on_first.stdout)["comparisons"][0]["outcomes"]
+    assert "mtr-current" not in outcomes
+    assert (outcomes["mtr-2018"]["result"], outcomes["mtr-2018"]["deviates"]) == ("shortcut", "Alice")
+    later = run("compare", "-f", "json", "--as-of", "2026-02-27", "teferi-nexus")
+    assert_clean_exit(later, 0)
+    outcomes = json.loads(later.stdout)["comparisons"][0]["outcomes"]
+    assert outcomes["mtr-current"]["result"] == "draw"
+    if "mtr-2018" in outcomes:
+        # The sources leave the day of the change open: both texts are applied, and stderr says so.
+        assert in_force_on(registry().get("mtr-2018"), "2026-02-27") is None
+        assert outcomes["mtr-2018"]["result"] == "shortcut"
+        assert "mtr-2018" in later.stderr and "mtr-current" in later.stderr
+
+
 # --- rulesets --diff ------------------------------------------------------------------------------
 
 
