@@ -418,6 +418,7 @@ class Ruleset:
                 decision = self.dependent(ctx, involved)
             decision = self.requirement_cap(ctx, decision)
             decision = self.run_to_end(ctx, decision, before)
+            self.departed(ctx, decision)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
 
@@ -517,6 +518,22 @@ class Ruleset:
             "taken in every era: it ends by itself, after a number of iterations no one can name in advance."
         )
         return Decision(Result.ENDS, open_length=True)
+
+    def departed(self, ctx: "Settlement", decision: Decision) -> None:
+        """Say so when the player who deviates has left the game before their own point.
+
+        The procedures are run once, with the players of the loop's start; a loop that goes on
+        among the others after an involved player leaves is not settled again from there.
+        """
+        if decision.deviates is None or decision.point is None:
+            return
+        for e in ctx.facts.eliminations_until(decision.point):
+            if e.player == decision.deviates:
+                ctx.note(
+                    f"{e.player} leaves the game {ctx.facts.point(e.position).describe()}, before the point where they were "
+                    "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
+                    "among those left; the cut shown is that procedure's."
+                )
 
     def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:
         """A player can't go on past the point where their optional step's requirement fails."""

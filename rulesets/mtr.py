@@ -128,6 +128,12 @@ class Mtr2018(Cr2009Sept):
             return Decision(Result.NO_SHORTCUT)
         player = involved[0]
         point = facts.own_point(player, after)
+        if facts.dynamics is not None and repeat is not None:
+            # Format 2: the player's first point to deviate at or after the repeated state.
+            mine = set(facts.choice_steps(player, unless=False))
+            start = facts.position(repeat)
+            point = next(facts.point(p) for p in range(start, start + facts.size + 1) if p % facts.size in mine)
+            after = point.iterations
         own = facts.deviation_point(player)
         forced = True
         if own is not None and facts.position(own) < facts.position(point):

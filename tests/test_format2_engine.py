@@ -498,3 +498,31 @@ def test_the_loader_accepts_exactly_the_expectable_fields():
 
     assert set(loader._EXPECT_KEYS_1) == EXPECT_KEYS_FORMAT_1
     assert set(loader._EXPECT_KEYS_2) == EXPECT_KEYS_FORMAT_2
+
+
+def test_a_state_that_settles_on_a_floor_repeats_and_the_mtr_stops_a_random_loop_there():
+    toml = """
+    format = 2
+    title = "draining to the floor"
+    players = ["Alice", "Bob"]
+    [state]
+    mana = { start = 3, min = 0 }
+    [[step]]
+    by = "Alice"
+    does = "shuffles and activates"
+    optional = true
+    random = true
+    add = { mana = -1 }
+    [[step]]
+    by = "Bob"
+    does = "a trigger"
+    """
+    loop = sc(toml)
+    # mana 3 -> 2 -> 1 -> 0 -> 0: after Alice's fourth activation (3 iterations and 1 step) the
+    # state is the one an iteration earlier; she next has a choice at the start of the fifth.
+    assert loop.facts.first_repeat == CutPoint(3, 1)
+    assert oracle.play_format2(loop, 7)["state"] == oracle.play_format2(loop, 5)["state"]
+    assert oracle.play_format2(loop, 6)["state"] != oracle.play_format2(loop, 4)["state"]
+    out = registry().get("mtr-current").settle(loop)
+    assert (out.result.value, out.iterations, out.deviates, out.stopped_by) == ("no_shortcut", 4, "Alice", StoppedBy.RULE)
+    assert out.state == {"mana": 0}
