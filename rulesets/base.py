@@ -75,10 +75,13 @@ class Source:
     prefix: str = ""
     mtr_section: str | None = None
     package: str = "loopcompare.rulesets"
+    #: Quote the text under this rule number (a renumbered release whose text is not archived).
+    number: str = ""
 
     def load(self) -> texts.Document:
         """The parsed document."""
-        return texts.document(self.filename, self.mtr_section, self.package)
+        doc = texts.document(self.filename, self.mtr_section, self.package)
+        return doc.renumbered(self.number) if self.number else doc
 
 
 class Settlement:
@@ -357,7 +360,9 @@ class Ruleset:
 
     Identity is data: ``key`` (stable, used on the command line and in files), ``aliases``,
     ``name``, ``document``, ``effective`` (the date of the text applied), ``in_force`` (first and
-    last day, None for "still in force"), ``rule_ids`` (the rules it numbers), ``sources`` (the
+    last day, None for "still in force", "unknown" where the sources don't give it, with the
+    bounds they do give in ``not_before``, ``attested`` and ``superseded_by``), ``rule_ids`` (the
+    rules it numbers), ``sources`` (the
     text files it quotes, with the prefix its citations carry), and ``amends`` (the key of the
     ruleset it changes, if any).
     """
@@ -368,8 +373,15 @@ class Ruleset:
     document: ClassVar[str] = ""
     effective: ClassVar[str] = ""
     in_force: ClassVar[tuple[str, str | None]] = ("", None)
-    #: For a text whose first day is "unknown": the day before which it surely was not in force.
+    #: For a text whose first day is "unknown": a day on which it surely was not yet in force (its
+    #: first day came after it).
     not_before: ClassVar[str] = ""
+    #: For a text whose first day is "unknown": a day on which it surely was in force (a dated
+    #: copy), so its first day came on or before it.
+    attested: ClassVar[str] = ""
+    #: For a text whose last day is "unknown": a day by which it surely had been replaced (its
+    #: successor is attested that day).
+    superseded_by: ClassVar[str] = ""
     rule_ids: ClassVar[tuple[str, ...]] = ()
     sources: ClassVar[tuple["Source", ...]] = ()
     amends: ClassVar[str | None] = None
@@ -747,6 +759,29 @@ class Ruleset:
     def today(self) -> str:
         """What the rule applied is called today, when that differs (empty by default)."""
         return ""
+
+    def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> "Ruleset":
+        """This ruleset as a later release of its document numbers it: ``number`` from ``since``.
+
+        ``text`` is (date, file name) of the archived text with that number, if there is one.
+        :func:`~rulesets.history.as_of` asks for it when the loop rule was renumbered after the
+        text applied and before the day asked about.  The default, for a text whose citations
+        carry no number to change: the ruleset itself.
+        """
+        return self
+
+    def source_of(self, key: str) -> texts.Document | None:
+        """The document a quoted rule is taken from (None when no source has it)."""
+        for source in self.sources:
+            bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
+            doc = source.load()
+            if bare in doc.ids():
+                return doc
+        try:
+            texts.draw_rule(key.split(" ")[-1], self.cr_date or self.effective)
+        except KeyError:
+            return None
+        return texts.document(texts.DRAW_RULES)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key}>"

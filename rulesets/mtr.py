@@ -44,8 +44,10 @@ class Mtr2018(Cr2009Sept):
     document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d, first text"
     citation = "Magic Tournament Rules effective 2018-07-13, section 4.4"
     effective = "2018-07-13"
-    # Replaced by the current text on a date the sources don't give.
+    # Replaced by the current text on a day the sources don't give, but by 2025-11-10, when a
+    # dated copy of the current text exists.
     in_force = ("2018-07-13", "unknown")
+    superseded_by = "2025-11-10"
     rule_ids = (MTR,)
     number = "720"
     sources = (Source("2018-07-13_mtr_4.4.txt", mtr_section=MTR), Source("2018-07-13_cr_720.txt", prefix="CR "))
@@ -64,7 +66,15 @@ class Mtr2018(Cr2009Sept):
         from .history import number_today
 
         now = number_today()
-        return "" if now == self.number else f"The CR rule it overrides, {self.number}, is numbered {now} today."
+        later = "" if now == self.number else f"The CR rule it overrides, {self.number}, is numbered {now} today."
+        return " ".join(part for part in (self.renumbering, later) if part)
+
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+        """The MTR's own text stays; only the CR it is read with is cited as renumbered."""
+        return {"cr_date": text[0] if text else self.cr_date}
+
+    def renumbering_note(self, old: str, how: str, quoted: str) -> str:
+        return f"The CR rule it overrides, {old}, is cited as {how}; {quoted}."
 
     def loop_quote(self) -> str:
         return self.paragraph("A loop is a form of tournament shortcut")
@@ -358,21 +368,24 @@ class MtrCurrent(Mtr2018):
     """MTR 4.4 "Loops", current text: the 2018 section plus the paragraph on loops sustained by
     choices ("a judge may be needed" when the choice involves hidden information).
 
-    The date the paragraph was added is not in the sources, so the period in force of each MTR
-    text is known only at its ends: the section since 2018-07-13, this text today.  It is read
-    with the current CR (rule 729 of 2024-06-07, cited as "CR 729.x").
+    The text applied is that of 2026-02-27, the same as 2025-11-10's; it differs from 2018's only
+    by that paragraph and a serial comma ("probability, or mathematical convergence").  The day
+    the paragraph was added is not in the sources: after 2018-07-13, by 2025-11-10 (an interval,
+    ``not_before`` .. ``attested``, never a made-up day).  It is read with the current CR (rule 729
+    of 2024-06-07, cited as "CR 729.x"; as renumbered on a later day with ``--as-of``).
     """
 
     key = "mtr-current"
     aliases = ("mtr", "mtr-4.4")
     name = "MTR 4.4 (current)"
     document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d"
-    citation = "Magic Tournament Rules, section 4.4, current text"
-    effective = "current"
+    citation = "Magic Tournament Rules effective 2026-02-27, section 4.4 (the same text 2025-11-10)"
+    effective = "2026-02-27"
     in_force = ("unknown", None)
     not_before = "2018-07-13"
+    attested = "2025-11-10"
     number = "729"
-    sources = (Source("current_mtr_4.4.txt", mtr_section=MTR), Source("2024-06-07_cr_729.txt", prefix="CR "))
+    sources = (Source("2026-02-27_mtr_4.4.txt", mtr_section=MTR), Source("2024-06-07_cr_729.txt", prefix="CR "))
     amends = "mtr-2018"
     summary = (
         "Adds loops sustained by choices: a choice keeps its maker involved, as an action does (a loop kept going across "

@@ -115,11 +115,12 @@ def test_cites_713_not_729(key):
 
 
 @pytest.mark.parametrize("key", BOTH)
-def test_today_says_731(key):
-    # 713 (2009) is the rule numbered 731 today (2025-07-25)
+def test_today_says_732(key):
+    # 713 (2009) is the rule numbered 732 today (since the CR of 2026-04-17)
     text = registry().get(key).today()
     assert "713" in text
-    assert "731" in text
+    assert "732" in text
+    assert "731" not in text
 
 
 def test_each_text_quotes_its_own_wording_of_713_3():

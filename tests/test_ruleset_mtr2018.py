@@ -281,7 +281,8 @@ def test_unless_payer_may_still_break_the_loop():
 
 
 def test_today_names_the_cr_rule_of_2018_and_its_number_now():
-    # The 2018 MTR overrode CR 720, which is rule 731 today
+    # The 2018 MTR overrode CR 720, which is rule 732 today (since 2026-04-17)
     text = registry().get(KEY).today()
     assert "720" in text
-    assert "731" in text
+    assert "732" in text
+    assert "731" not in text
