@@ -25,6 +25,7 @@ import dataclasses
 from fractions import Fraction
 
 from . import texts
+from .bignum import TooLarge
 from .outcome import Elimination, Outcome, Result, StoppedBy
 from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
 
@@ -406,7 +407,18 @@ class Ruleset:
     # --- the driver --------------------------------------------------------------------------------
 
     def settle(self, scenario: Scenario) -> Outcome:
-        """Settle a scenario: the order in which every ruleset's hooks are asked lives here."""
+        """Settle a scenario: the order in which every ruleset's hooks are asked lives here.
+
+        A loop outside what the closed form can settle (values too irregular or astronomically
+        far from their bounds, see :mod:`.dynamics`) is ``unspecified``, with a note saying why.
+        """
+        try:
+            return self._settle(scenario)
+        except TooLarge as exc:
+            note = f"This loop is outside what loopcompare can settle in closed form: {exc}. The result is 'unspecified'."
+            return Outcome(Result.UNSPECIFIED, state=dict(scenario.state), notes=(note,))
+
+    def _settle(self, scenario: Scenario) -> Outcome:
         scenario, goals = _resolve_goals(scenario)
         ctx = Settlement(self, scenario)
         for player, goal, count in goals:

@@ -526,3 +526,34 @@ def test_a_state_that_settles_on_a_floor_repeats_and_the_mtr_stops_a_random_loop
     out = registry().get("mtr-current").settle(loop)
     assert (out.result.value, out.iterations, out.deviates, out.stopped_by) == ("no_shortcut", 4, "Alice", StoppedBy.RULE)
     assert out.state == {"mana": 0}
+
+
+def test_a_loop_beyond_the_closed_form_is_unspecified_with_a_note(monkeypatch):
+    import sys
+
+    dynamics = sys.modules[Dynamics.__module__]
+    # A side benefit paid every seventh iteration needs a seven-iteration block; with almost no
+    # budget for playing blocks out, the engine gives up, and says so instead of failing.
+    monkeypatch.setattr(dynamics, "PLAY_BUDGET", 10)
+    toml = """
+    format = 2
+    title = "every seventh iteration"
+    players = ["Alice", "Bob"]
+    [state]
+    mana = 0
+    [[step]]
+    by = "Alice"
+    does = "makes mana"
+    optional = true
+    add = { mana = 1 }
+    [[step]]
+    by = "Alice"
+    does = "may spend seven"
+    optional = true
+    sustains = false
+    requires = { mana = 7 }
+    add = { mana = -7 }
+    """
+    out = settle("cr-2024", toml)
+    assert out.result.value == "unspecified"
+    assert "closed form" in out.notes[0]
