@@ -145,6 +145,12 @@ class Settlement:
         end = ends[0]
         return end.effect or f"{end.value} reaches its bound"
 
+    def end_result(self) -> "Result":
+        """The result of a loop that ends by itself: ``draw`` when every player left lost at the
+        same step (CR 104.4a; FORMAT item 6), else ``ends``."""
+        stop = self.facts.stop_event
+        return Result.DRAW if stop is not None and stop.kind == "draw" else Result.ENDS
+
     def ended_by(self) -> str | None:
         """FORMAT's ``ended_by``: the effect of the end that stopped the loop (or the requirement)."""
         stop = self.facts.stop_event
@@ -199,7 +205,7 @@ class Settlement:
             notes=tuple(self.notes),
             transcript=tuple(self.transcript),
             quotes=tuple((key, self._quote(key)) for key in self.quotes),
-            ended_by=decision.ended_by if decision.result is Result.ENDS else None,
+            ended_by=decision.ended_by if decision.result in (Result.ENDS, Result.DRAW) else None,
             eliminated=eliminated,
             stopped_by=stopped_by,
             ends_early_if=ends_early_if,
@@ -485,7 +491,7 @@ class Ruleset:
                     "applies (docs/DOMAIN.md section 6): the repetition simply runs to its end."
                 )
                 self.ends(ctx, end)
-                return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
+                return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
             rule = self.resolution_draw_rule()
             ctx.say(rule, "the repetition happens inside one resolution, where no player receives priority and nobody has a choice that could stop it, and it never ends: the game is a draw.", quote=rule)
             ctx.note(
@@ -569,14 +575,17 @@ class Ruleset:
         if stop is None or decision.point is None or decision.counts is not None:
             return decision
         forced = facts.point(stop.position)
-        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
-            return decision
-        ctx.say(
-            self.loop_rule,
-            f"{stop.player} can't perform “{stop.effect}” {forced.describe()}: the requirement fails, so "
-            f"{stop.player} stops sustaining the loop there.",
-            quote=self.loop_quote(),
+        application = f" (application {stop.application + 1} of {stop.times})" if stop.times > 1 else ""
+        because = (
+            f"{stop.player} can't perform “{stop.effect}” {forced.describe()}{application}: the requirement fails, so "
+            f"{stop.player} stops sustaining the loop there."
         )
+        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
+            if decision.point == forced and decision.deviates == stop.player:
+                # The procedure's cut is the failed requirement itself: say why (FORMAT items 4 and 8).
+                ctx.say(self.loop_rule, because, quote=self.loop_quote())
+            return decision
+        ctx.say(self.loop_rule, because, quote=self.loop_quote())
         if decision.deviates != stop.player:
             ctx.note(
                 f"The procedure would run the loop past {forced.describe()}, where {stop.player} can no longer take "
@@ -675,7 +684,7 @@ class Ruleset:
             ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it {decision.point.describe()}.")
         elif decision.deviates:
             ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it later.")
-        return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
+        return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:
         """Record the loop ending by itself (each ruleset says which of its rules admits that)."""

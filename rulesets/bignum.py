@@ -177,7 +177,8 @@ def _make(c: int, base: int, exponent: int, d: int, k: int) -> "Huge | int":
     while c % base == 0:
         c //= base
         exponent += 1
-    if exponent * math.log2(base) + abs(c).bit_length() < _MAX_BITS:
+    # (exponent < _MAX_BITS first: a float of an exponent with hundreds of digits overflows)
+    if exponent < _MAX_BITS and exponent * math.log2(base) + abs(c).bit_length() < _MAX_BITS:
         value = c * base**exponent + d
         if value % k:
             raise TooLarge("a value that is not an integer")

@@ -1,0 +1,96 @@
+"""An adversarial review of format 2 (docs/FORMAT.md "Format 2 details"): each test pins one rule
+that the engine got wrong at first, with the scenario worked out by hand from the spec."""
+
+from __future__ import annotations
+
+import pytest
+
+from conftest import scenario
+from loopcompare.rulesets import registry
+from loopcompare.rulesets.bignum import parse, power_value
+
+KEYS = ["cr-2004", "cr-2008", "cr-2024", "mtr-current"]
+
+
+def settle(key: str, toml: str):
+    return registry().get(key).settle(scenario(toml).scenario)
+
+
+BOTH_LOSE = """
+format = 2
+title = "everyone loses at once"
+players = ["Alice", "Bob"]
+[state]
+life = { Alice = 3, Bob = 3 }
+[[step]]
+by = "Alice"
+does = "activates"
+optional = true
+[[step]]
+by = "Bob"
+does = "each player loses 1 life"
+target = { among = ["Alice", "Bob"], order = "each" }
+add = { life = -1 }
+[[end]]
+when = { value = "life", at_most = 0 }
+effect = "that player loses"
+loses = true
+[intent]
+Alice = "never"
+"""
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_cr_104_4a_all_remaining_players_losing_at_once_is_a_draw(key):
+    # FORMAT item 6: "All remaining players at once: the game is a draw (CR 104.4a)."
+    out = settle(key, BOTH_LOSE)
+    assert out.result.value == "draw"
+    assert (out.iterations, out.steps) == (3, 0)
+    assert [e.player for e in out.eliminated] == ["Alice", "Bob"]
+    assert out.state["life"] == {"Alice": 0, "Bob": 0}
+    assert out.ended_by == "that player loses"
+    assert out.expected_iterations is None
+
+
+TIMES_REQUIREMENT = """
+format = 2
+title = "a requirement failing inside a times step"
+players = ["Alice", "Bob"]
+[state]
+mana = {{ start = 7, min = 0 }}
+tokens = 0
+[[step]]
+by = "Alice"
+does = "untaps a land"
+add = {{ mana = 1 }}
+[[step]]
+by = "Alice"
+does = "pays 2 for a token, three times"
+times = 3
+{optional}
+requires = {{ mana = 2 }}
+add = {{ mana = -2, tokens = 1 }}
+[[step]]
+by = "Alice"
+does = "goes on"
+optional = true
+[intent]
+Alice = "never"
+"""
+
+
+@pytest.mark.parametrize("optional", ["", "optional = true"])
+def test_requirement_inside_times_keeps_the_applications_already_performed(optional):
+    # FORMAT items 2 and 4: requires is checked per application; the stop is reported *at* the step
+    # (steps = j) but the first application of iteration 1 was performed: 7+1-6 = 2, +1 = 3, -2 = 1.
+    out = settle("cr-2024", TIMES_REQUIREMENT.format(optional=optional))
+    assert (out.iterations, out.steps) == (1, 1)
+    assert out.state == {"mana": 1, "tokens": 4}
+    assert any("application 2 of 3" in line for line in out.transcript)
+
+
+def test_huge_exponent_with_hundreds_of_digits_does_not_overflow():
+    # FORMAT item 14: integers up to 1,000 digits anywhere, so an exponent of 3^1000 must work exactly.
+    value = power_value(1, 2, 3**1000, -1)
+    assert value.plain() == "2^(9^500)-1"
+    assert parse(value.plain()) == value
