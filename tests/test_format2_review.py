@@ -94,3 +94,21 @@ def test_huge_exponent_with_hundreds_of_digits_does_not_overflow():
     value = power_value(1, 2, 3**1000, -1)
     assert value.plain() == "2^(9^500)-1"
     assert parse(value.plain()) == value
+
+
+@pytest.mark.parametrize(
+    "args, text",
+    [
+        ((2, 2, 10**100), "2*2^(10^100)"),  # not 2^( a 101-digit exponent )
+        ((1024, 2, 10**100), "1024*2^(10^100)"),
+        ((3, 3, 10**100, -1, 2), "(3*3^(10^100)-1)/2"),
+        ((3, 2, 10**100, -1), "3*2^(10^100)-1"),  # FORMAT's own example is unchanged
+        ((1, 2, 2**64), "2^(2^64)"),  # 2^64 and 4^32 are equally short: the smallest A
+        ((1, 2, 2**100), "2^(4^50)"),  # 4^50 is shorter than 2^100
+    ],
+)
+def test_huge_values_are_written_with_the_shortest_exponent(args, text):
+    # FORMAT item 14: E in its shortest exact form; C may keep powers of M when that makes E short.
+    value = power_value(*args)
+    assert value.plain() == text
+    assert parse(text) == value
