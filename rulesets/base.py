@@ -448,7 +448,7 @@ class Ruleset:
                 decision = self.dependent(ctx, involved)
             decision = self.requirement_cap(ctx, decision)
             decision = self.run_to_end(ctx, decision, before)
-            self.departed(ctx, decision)
+            decision = self.departed(ctx, decision)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
 
@@ -552,21 +552,48 @@ class Ruleset:
         )
         return Decision(Result.ENDS, open_length=True)
 
-    def departed(self, ctx: "Settlement", decision: Decision) -> None:
-        """Say so when the player who deviates has left the game before their own point.
+    def departed(self, ctx: "Settlement", decision: Decision) -> Decision:
+        """The player who deviates has left the game before their own point (FORMAT item 6).
 
-        The procedures are run once, with the players of the loop's start; a loop that goes on
-        among the others after an involved player leaves is not settled again from there.
+        If every player involved in maintaining the loop has left by then, the rest is a
+        mandatory loop among those left: it runs to its end if it has one, else it is settled
+        as a mandatory loop (a draw, or a player's way out).  Otherwise the procedures, run once
+        with the players of the loop's start, are not settled again among those left (a note).
         """
         if decision.deviates is None or decision.point is None:
-            return
-        for e in ctx.facts.eliminations_until(decision.point):
-            if e.player == decision.deviates:
-                ctx.note(
-                    f"{e.player} leaves the game {ctx.facts.point(e.position).describe()}, before the point where they were "
-                    "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
-                    "among those left; the cut shown is that procedure's."
-                )
+            return decision
+        facts = ctx.facts
+        gone = facts.eliminations_until(decision.point)
+        leaver = next((e for e in gone if e.player == decision.deviates), None)
+        if leaver is None:
+            return decision
+        left_by = {e.player: e for e in gone}
+        involved = self.involved(ctx)
+        if any(p not in left_by for p in involved):
+            ctx.note(
+                f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
+                "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
+                "among those left; the cut shown is that procedure's."
+            )
+            return decision
+        last = max((left_by[p] for p in involved), key=lambda e: e.position)
+        where = facts.point(last.position)
+        ctx.note(
+            f"{leaver.player} leaves the game {where.describe()}, before the point where they were to deviate, and "
+            "nobody left in the game maintains the loop: reading taken (FORMAT item 6), the rest is a mandatory loop "
+            "among the players left."
+        )
+        end = facts.end
+        if end is not None:
+            self.ends(ctx, end)
+            return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
+        rest = self.mandatory(ctx)
+        if rest.result is Result.DRAW:
+            return Decision(Result.DRAW, where)
+        if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) >= last.position:
+            return rest
+        ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
+        return decision
 
     def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:
         """A player can't go on past the point where their optional step's requirement fails."""

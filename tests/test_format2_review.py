@@ -112,3 +112,55 @@ def test_huge_values_are_written_with_the_shortest_exponent(args, text):
     value = power_value(*args)
     assert value.plain() == text
     assert parse(text) == value
+
+
+ONLY_INVOLVED_LEAVES = """
+format = 2
+title = "the only involved player leaves"
+players = ["Alice", "Bob", "Carol"]
+[state]
+life = {{ Alice = 2, Carol = {carol} }}
+[[step]]
+by = "Alice"
+does = "Alice activates"
+optional = true
+[[step]]
+by = "Bob"
+does = "Bob's trigger: target player loses 1 life"
+target = {{ among = ["Alice", "Carol"], order = "rotate" }}
+add = {{ life = -1 }}
+[[step]]
+by = "Bob"
+does = "Carol gains {gain} life"
+target = {{ among = ["Carol"], order = "fixed" }}
+add = {{ life = {gain} }}
+[[end]]
+when = {{ value = "life", at_most = 0 }}
+effect = "that player loses"
+loses = true
+[intent]
+Alice = "never"
+"""
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_when_the_only_involved_player_leaves_the_rest_is_a_mandatory_loop(key):
+    # FORMAT item 6: "if the leaver was the only involved player, the rest is a mandatory loop".
+    # Alice (2 life) is hit in iterations 0 and 2 and leaves after Bob's step 1 of iteration 2; then
+    # Carol loses 1 and gains 1 forever: only mandatory actions are left, so the game is a draw.
+    out = settle(key, ONLY_INVOLVED_LEAVES.format(carol=50, gain=1))
+    assert out.result.value == "draw"
+    assert out.deviates is None
+    assert (out.iterations, out.steps) == (2, 2)
+    assert [(e.player, e.iterations, e.steps) for e in out.eliminated] == [("Alice", 2, 2)]
+    assert any("mandatory loop among the players left" in n for n in out.notes)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_a_mandatory_rest_with_an_end_runs_to_it(key):
+    # FORMAT item 6: after the only involved player leaves, the mandatory rest runs to its end:
+    # Carol (5 life) loses 1 in iterations 1, 3, 4, 5 and 6 (at step 1): she leaves, Bob is the last player.
+    out = settle(key, ONLY_INVOLVED_LEAVES.format(carol=5, gain=0))
+    assert out.result.value == "ends"
+    assert [e.player for e in out.eliminated] == ["Alice", "Carol"]
+    assert (out.iterations, out.steps) == (6, 2)
