@@ -410,7 +410,7 @@ class Dynamics:
             if trace is not None:
                 trace.guard(name, IDENTITY, need, False, ok)
             if not ok:
-                what = f"requires {name} >= {need:,}: {step.does}"
+                what = f"requires {name} >= {need}: {step.does}"
                 if step.optional and not step.sustains:
                     return None  # a side benefit that can't be paid is skipped (FORMAT item 7)
                 kind = "forced" if step.optional else "requirement"

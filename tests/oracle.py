@@ -566,7 +566,7 @@ def play_format2(scenario: Scenario, limit: int) -> dict[str, Any]:
             if failed:
                 if st.optional and not st.sustains:
                     continue
-                return stop("forced" if st.optional else "requirement", position, f"requires {failed[0]} >= {st.requires[failed[0]]:,}: {st.does}")
+                return stop("forced" if st.optional else "requirement", position, f"requires {failed[0]} >= {st.requires[failed[0]]}: {st.does}")
             targets: list[str] = []
             if st.target is not None:
                 among = [p for p in st.target.among if p in present]

@@ -164,3 +164,23 @@ def test_a_mandatory_rest_with_an_end_runs_to_it(key):
     assert out.result.value == "ends"
     assert [e.player for e in out.eliminated] == ["Alice", "Carol"]
     assert (out.iterations, out.steps) == (6, 2)
+
+
+def test_ended_by_for_a_failed_requirement_writes_n_as_in_the_file():
+    # FORMAT item 8: ended_by is "requires NAME >= N: " + does; N plain (1000, not 1,000).
+    toml = """
+format = 2
+title = "a big requirement"
+players = ["Alice", "Bob"]
+[state]
+mana = { start = 2500, min = 0 }
+[[step]]
+by = "Alice"
+does = "pays 1000"
+requires = { mana = 1000 }
+add = { mana = -1000 }
+"""
+    out = settle("cr-2024", toml)
+    assert out.result.value == "ends"
+    assert out.ended_by == "requires mana >= 1000: pays 1000"
+    assert (out.iterations, out.steps, out.state["mana"]) == (2, 0, 500)
