@@ -24,6 +24,8 @@ from loopcompare.rulesets import (
 from loopcompare.rulesets.outcome import Result
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 
+from .controls import visible
+
 #: Bounds that keep loading and settling cheap whatever the input (see README, "Limits").
 MAX_BYTES = 1 << 20
 MAX_STEPS = 256
@@ -40,9 +42,14 @@ _INFINITE_WORDS = {"infinite", "infinity", "inf", "forever", "unbounded", "\u221
 
 
 class ScenarioError(ValueError):
-    """A scenario file that can't be used, with the file, the field, and what was expected."""
+    """A scenario file that can't be used, with the file, the field, and what was expected.
+
+    The message quotes the file's own text (a key, a name), so its control characters are shown
+    as codes (:func:`comparator.controls.visible`): printing the error never obeys them.
+    """
 
     def __init__(self, source: str, where: str, message: str) -> None:
+        source, where, message = visible(source), visible(where), visible(message)
         super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
         self.source = source
         self.where = where
@@ -100,7 +107,10 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = N
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(name, "", f"is not valid TOML: {exc}") from None
-    except (ValueError, RecursionError, MemoryError) as exc:
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively.
+        raise ScenarioError(name, "", "arrays or inline tables are nested too deeply for the TOML parser; scenario files need at most a few levels") from None
+    except (ValueError, MemoryError) as exc:
         raise ScenarioError(name, "", f"is not usable TOML: {exc}") from None
     return parse_document(doc, name, scenario_id, file=file)
 
