@@ -9,12 +9,13 @@ from __future__ import annotations
 import errno
 import os
 from importlib import resources
+from importlib.abc import Traversable
 from pathlib import Path
 
 from .loader import ScenarioError, ScenarioFile, load, parse_bytes
 
 
-def _folder():
+def _folder() -> Traversable:
     return resources.files("loopcompare.comparator").joinpath("library")
 
 
