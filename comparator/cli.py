@@ -538,14 +538,15 @@ def render_atlas(atlas, fmt: str) -> str:
     return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
 
 
-def build_atlas(rulesets, jobs: int | None):
-    """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise)."""
+def build_atlas(rulesets, jobs: int | None, **options):
+    """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise);
+    ``options`` go to :func:`comparator.atlas.build` (``fields``)."""
     from . import atlas as atlases
 
     if not sys.stderr.isatty():
-        return atlases.build(rulesets, jobs=jobs)
+        return atlases.build(rulesets, jobs=jobs, **options)
     with click.progressbar(length=len(atlases.shapes()), label="settling loops", file=sys.stderr) as bar:
-        return atlases.build(rulesets, jobs=jobs, progress=bar.update)
+        return atlases.build(rulesets, jobs=jobs, progress=bar.update, **options)
 
 
 @main.command()
@@ -584,26 +585,58 @@ def _examples_folder(name: str) -> Path:
     return folder
 
 
+@main.command()
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
+def history(fmt, output, jobs) -> None:
+    """The history of the loop rules: for each amendment, its text diff, the loops it settles
+    differently (from one atlas run over every era) and the readings it created or closed."""
+    from . import amendments
+    from .library import load_builtin, names
+
+    rulesets = _registry().rulesets
+    atlas = build_atlas(amendments.eras(rulesets), jobs, fields=amendments.FIELDS)
+    report = amendments.build(rulesets, atlas, [load_builtin(n) for n in names()])
+    _emit(amendments.render(report, fmt), output)
+
+
+def _builtin_eras():
+    """Every built-in ruleset, in chronological order (the gallery leaves plugins out)."""
+    from loopcompare.rulesets.registry import BUILTIN
+
+    return tuple(r for r in _registry().rulesets if r.key in BUILTIN)
+
+
+@functools.lru_cache(maxsize=1)
+def _eras_atlas():
+    """The gallery's one atlas run: every built-in era, compared on the history's fields.  The
+    history report reads it whole; the mission atlas is its restriction (nothing is settled twice)."""
+    from . import amendments
+
+    return amendments.build_atlas(_builtin_eras())
+
+
 @functools.lru_cache(maxsize=1)
 def _mission_atlas():
-    """The gallery's atlas (the four mission rulesets), built once per process."""
+    """The gallery's atlas of the four mission rulesets: the eras atlas restricted to them
+    (the same as building it on its own, see tests/test_amendments.py)."""
     from . import atlas as atlases
 
-    return atlases.build(_registry().select([]))
+    return atlases.restrict(_eras_atlas(), _registry().select([]), atlases.FIELDS)
 
 
 def gallery_files() -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
-    and its timeline under every era (``timelines/``)."""
-    from loopcompare.rulesets.registry import BUILTIN
-
+    its timeline under every era (``timelines/``), the atlas and the history of the loop rules."""
+    from . import amendments
     from .compare import compare as run
     from .library import load_builtin, names
     from .timeline import build
 
     reg = _registry()
     rulesets = reg.select([])
-    eras = tuple(r for r in reg.rulesets if r.key in BUILTIN)
+    eras = _builtin_eras()
     scenarios = [load_builtin(n) for n in names()]
     comparisons = [run(sf, rulesets) for sf in scenarios]
     files: dict[str, str] = {}
@@ -615,9 +648,13 @@ def gallery_files() -> dict[str, str]:
     atlas = _mission_atlas()
     for fmt in FORMATS:
         files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
+    history = amendments.build(eras, _eras_atlas(), scenarios)
+    for fmt in FORMATS:
+        files[f"history.{fmt}"] = amendments.render(history, fmt)
     title = "loopcompare gallery: the built-in loops under every ruleset"
     for fmt in ("md", "html"):
-        see_also = [("the divergence atlas", f"atlas.{fmt}")] + [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
+        see_also = [("the divergence atlas", f"atlas.{fmt}"), ("the history of the loop rules, amendment by amendment", f"history.{fmt}")]
+        see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
         links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
         files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also)
     return dict(sorted(files.items()))

@@ -402,6 +402,8 @@ PLUGINS = {
     + "class Plugin(Base):\n    key = 'gives-stranger'\n    name = 'Stranger rules'\n    def settle(self, scenario):\n        return Outcome(Result.SHORTCUT, deviates='Zed', state=dict(scenario.state))\n",
     "hangs": PLUGIN_BASE + "class Plugin(Base):\n    key = 'hangs'\n    name = 'Hanging rules'\n    def settle(self, scenario):\n        while True:\n            pass\n",
     "sleeps": PLUGIN_BASE + "import threading\nclass Plugin(Base):\n    key = 'sleeps'\n    name = 'Sleeping rules'\n    def settle(self, scenario):\n        threading.Event().wait()\n",
+    "escaped": PLUGIN_BASE
+    + "class Plugin(Base):\n    key = 'escaped'\n    name = 'Escaped\\x1b]0;x\\x07\\x1b[2J\\u202e rules'\n    citation = 'Nowhere\\x9b31m'\n    def settle(self, scenario):\n        outcome = super().settle(scenario)\n        return type(outcome)(**{**outcome.__dict__, 'notes': ('a note\\x1b[2J\\u202e',)})\n",
     "chatty": PLUGIN_BASE
     + "class Plugin(Base):\n    key = 'chatty'\n    name = 'Chatty rules'\n    def settle(self, scenario):\n        print('settling', scenario.title)\n        return super().settle(scenario)\n",
     "exits-settling": PLUGIN_BASE + "import sys\nclass Plugin(Base):\n    key = 'exits-settling'\n    name = 'Exiting rules'\n    def settle(self, scenario):\n        sys.exit(4)\n",
@@ -458,6 +460,17 @@ def test_a_plugin_whose_settle_goes_wrong_gets_unspecified_with_a_note(plugins, 
     assert outcomes[key]["result"] == "unspecified"
     [note] = outcomes[key]["notes"]
     assert f"The ruleset plugin {key!r} failed on this scenario: {problem}" in note
+
+
+def test_a_plugins_names_and_notes_are_shown_not_obeyed(plugins):
+    listed = loopcompare("rulesets", site=plugins)
+    assert listed.returncode == 0, listed.stderr
+    assert "Escaped\\x1b" in listed.stdout and "U+202E rules" in listed.stdout
+    assert_clean((listed.stdout + listed.stderr).encode(), "rulesets")
+    for fmt in ("md", "html", "json"):
+        result = loopcompare("compare", "flying", "-f", fmt, "-r", "escaped", site=plugins)
+        assert result.returncode == 0, result.stderr
+        assert_clean((result.stdout + result.stderr).encode(), fmt)
 
 
 def test_a_plugin_that_prints_while_settling_does_not_corrupt_json_on_stdout(plugins):
