@@ -10,9 +10,10 @@ import threading
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Iterator, Mapping, Sequence
 
-from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario
+from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario, bignum
 
 from .loader import ScenarioFile
 
@@ -27,11 +28,17 @@ class Comparison:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """Every compared field, with one ``state.NAME`` per tracked value (sorted by name)."""
+        """Every compared field, with one ``state.NAME`` per tracked value (sorted by name) and
+        one ``state.NAME.PLAYER`` per player of a per-player value (FORMAT item 15)."""
         out: list[str] = []
+        state = self.scenario.scenario.state
         for name in COMPARED_FIELDS:
             if name == "state":
-                out += [f"state.{k}" for k in sorted(self.scenario.scenario.state)]
+                for k in sorted(state):
+                    if isinstance(state[k], Mapping):
+                        out += [f"state.{k}.{p}" for p in sorted(state[k])]
+                    else:
+                        out.append(f"state.{k}")
             else:
                 out.append(name)
         return tuple(out)
@@ -237,41 +244,57 @@ class _PluginStdout:
 _PRINTABLE_INT = 10**4000
 
 
+def _number(value: Any, *, negative: bool = False) -> bool:
+    """A count or a state integer as the built-in rulesets give them: an int a report can print,
+    UNBOUNDED, or an exact huge value (:class:`loopcompare.rulesets.bignum.Huge`)."""
+    from loopcompare.rulesets.bignum import Huge
+
+    if value is UNBOUNDED or isinstance(value, Huge):
+        return True
+    return type(value) is int and (negative or value >= 0) and abs(value) < _PRINTABLE_INT
+
+
 def outcome_problem(outcome: Any, scenario: Scenario) -> str | None:
     """What makes ``outcome`` unusable as this scenario's outcome, or None if it is fine.
 
     Checks what reports and JSON rely on: an :class:`Outcome` whose fields have the documented
-    types, players that are the scenario's players, and a state with every tracked value.
+    types, players that are the scenario's players, and a state with every tracked value (each
+    of the declared kind: true or false, a number, or a number per player).
     """
+    from loopcompare.rulesets.outcome import Elimination, StoppedBy
+
     if not isinstance(outcome, Outcome):
         return f"settle returned {_a(outcome)}, not an Outcome"
     if not isinstance(outcome.result, Result):
         return f"its result is {_a(outcome.result)}, not a Result"
-
-    def count(value) -> bool:
-        return value is UNBOUNDED or (type(value) is int and 0 <= value < _PRINTABLE_INT)
-
+    players = scenario.players
     iterations = outcome.iterations
     if isinstance(iterations, Mapping):
-        bad = next((p for p, v in iterations.items() if p not in scenario.players or not count(v)), None)
+        bad = next((p for p, v in iterations.items() if p not in players or not _number(v)), None)
         if bad is not None:
             return f"its iterations give {_a(iterations[bad])} for {bad!r}; expected a player's count"
-    elif iterations is not None and not count(iterations):
+    elif iterations is not None and not _number(iterations):
         return f"its iterations are {_a(iterations)}; expected a whole number of 0 or more, UNBOUNDED, None or a count per player"
     if type(outcome.steps) is not int or not 0 <= outcome.steps <= len(scenario.steps):
         return f"its steps are {_a(outcome.steps)}; expected a whole number from 0 to {len(scenario.steps)}"
     for name in ("deviates", "last_action"):
         who = getattr(outcome, name)
-        if who is not None and (not isinstance(who, str) or who not in scenario.players):
+        if who is not None and (not isinstance(who, str) or who not in players):
             return f"its {name} is {_a(who)}, not one of the players"
     if not isinstance(outcome.state, Mapping) or set(outcome.state) != set(scenario.state):
         got = sorted(map(str, outcome.state)) if isinstance(outcome.state, Mapping) else _a(outcome.state)
         return f"its state has {got or 'no values'}; expected every tracked value ({', '.join(sorted(scenario.state)) or 'none'})"
     for name, value in outcome.state.items():
         declared = scenario.state[name]
-        fine = isinstance(value, bool) if isinstance(declared, bool) else (value is UNBOUNDED or (type(value) is int and abs(value) < _PRINTABLE_INT))
+        if isinstance(declared, bool):
+            fine, wanted = isinstance(value, bool), "true or false"
+        elif isinstance(declared, Mapping):
+            fine = isinstance(value, Mapping) and set(value) == set(declared) and all(_number(v, negative=True) for v in value.values())
+            wanted = f"a whole number for each of {', '.join(declared)}"
+        else:
+            fine, wanted = _number(value, negative=True), "a whole number or UNBOUNDED"
         if not fine:
-            return f"its state value {name!r} is {_a(value)}; expected {'true or false' if isinstance(declared, bool) else 'a whole number or UNBOUNDED'}"
+            return f"its state value {name!r} is {_a(value)}; expected {wanted}"
     if not isinstance(outcome.judge, bool):
         return f"its judge is {_a(outcome.judge)}, not true or false"
     for name in ("rules", "notes", "transcript"):
@@ -281,6 +304,20 @@ def outcome_problem(outcome: Any, scenario: Scenario) -> str | None:
     quotes = outcome.quotes
     if not isinstance(quotes, (tuple, list)) or not all(isinstance(q, tuple) and len(q) == 2 and all(isinstance(x, str) for x in q) for q in quotes):
         return f"its quotes are {_a(quotes)}; expected (rule id, text) pairs"
+    # The fields format 2 added.
+    for name in ("ended_by", "ends_early_if"):
+        if getattr(outcome, name) is not None and not isinstance(getattr(outcome, name), str):
+            return f"its {name} is {_a(getattr(outcome, name))}; expected a string or None"
+    if outcome.stopped_by is not None and not isinstance(outcome.stopped_by, StoppedBy):
+        return f"its stopped_by is {_a(outcome.stopped_by)}; expected a StoppedBy or None"
+    eliminated = outcome.eliminated
+    if not isinstance(eliminated, (tuple, list)) or not all(
+        isinstance(e, Elimination) and e.player in players and _number(e.iterations) and type(e.steps) is int and e.steps >= 0 for e in eliminated
+    ):
+        return f"its eliminated are {_a(eliminated)}; expected Elimination entries naming players"
+    expected = outcome.expected_iterations
+    if expected is not None and not (isinstance(expected, Fraction) and expected >= 0 and abs(expected.numerator) < _PRINTABLE_INT and expected.denominator < _PRINTABLE_INT):
+        return f"its expected_iterations are {_a(expected)}; expected a Fraction of 0 or more, or None"
     return None
 
 
@@ -352,8 +389,15 @@ def check(comparison: Comparison) -> list[Mismatch]:
         for name, want in fields.items():
             if name == "state":
                 for value_name, value in want.items():
+                    if isinstance(value, Mapping):
+                        # A per-player value: only the players given are checked (FORMAT item 15).
+                        for player, entry in value.items():
+                            got = outcome.value(f"state.{value_name}.{player}")
+                            if not _same_value(got, entry):
+                                problems.append(Mismatch(sf.file, key, f"state.{value_name}.{player}", entry, got))
+                        continue
                     got = outcome.value(f"state.{value_name}")
-                    if _hashable(got) != _hashable(value):
+                    if not _same_value(got, value):
                         problems.append(Mismatch(sf.file, key, f"state.{value_name}", value, got))
             elif name == "rules":
                 missing = [r for r in want if r not in outcome.rules]
@@ -361,9 +405,30 @@ def check(comparison: Comparison) -> list[Mismatch]:
                     problems.append(Mismatch(sf.file, key, "rules", want, list(outcome.rules)))
             else:
                 got = outcome.value(name)
-                if _hashable(got) != _hashable(want):
+                if not _same_value(got, want):
                     problems.append(Mismatch(sf.file, key, name, want, got))
     return problems
+
+
+def _same_value(got, want) -> bool:
+    """Equal as plain data; a huge value written as an expression compares numerically
+    (FORMAT item 14), and so does an exact fraction written another way."""
+    if _hashable(got) == _hashable(want):
+        return True
+    if isinstance(got, str) and isinstance(want, (str, int)) and not isinstance(want, bool):
+        a = bignum.parse(got)
+        b = bignum.parse(want) if isinstance(want, str) else want
+        if a is not None and b is not None:
+            return bignum.equal(a, b)
+        try:
+            return Fraction(got) == Fraction(want)
+        except (ValueError, ZeroDivisionError):
+            return False
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        return all(_same_value(g, w) for g, w in zip(got, want))
+    if isinstance(got, dict) and isinstance(want, dict) and got.keys() == want.keys():
+        return all(_same_value(got[k], want[k]) for k in got)
+    return False
 
 
 def _show(value) -> str:

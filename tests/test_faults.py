@@ -591,6 +591,9 @@ def _scenario():
         ({"rules": "729.1"}, "its rules are str '729.1'"),
         ({"notes": (1,)}, "its notes are tuple (1,)"),
         ({"quotes": (("729.1",),)}, "its quotes are"),
+        ({"stopped_by": "intent"}, "its stopped_by is str 'intent'"),
+        ({"eliminated": ("Zed",)}, "its eliminated are"),
+        ({"expected_iterations": 2.5}, "its expected_iterations are float 2.5"),
     ],
 )
 def test_an_outcome_that_breaks_the_contract_is_named(change, problem):
