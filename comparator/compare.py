@@ -11,7 +11,7 @@ import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence, TextIO
 
 from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario, bignum
 
@@ -169,8 +169,8 @@ class _PluginThread:
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
-        self.requests: queue.SimpleQueue = queue.SimpleQueue()
-        self.answers: queue.SimpleQueue = queue.SimpleQueue()
+        self.requests: queue.SimpleQueue[Scenario] = queue.SimpleQueue()
+        self.answers: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._serve, name=f"loopcompare plugin {ruleset.key}", daemon=True)
         _plugin_threads.add(self.thread)
         self.thread.start()
@@ -185,6 +185,7 @@ class _PluginThread:
     def _serve(self) -> None:
         while True:
             scenario = self.requests.get()
+            answer: tuple[str, Any]
             try:
                 answer = ("outcome", self.ruleset.settle(scenario))
             except BaseException as exc:  # SystemExit and KeyboardInterrupt from a plugin included
@@ -209,7 +210,7 @@ class _PluginStdout:
     (its control characters shown as codes), so it never corrupts a report on standard output;
     every other thread writes through.  It stays in place while an abandoned plugin thread lives."""
 
-    def __init__(self, stdout) -> None:
+    def __init__(self, stdout: TextIO) -> None:
         self._stdout = stdout
 
     def write(self, text: str) -> int:
@@ -223,7 +224,7 @@ class _PluginStdout:
     def flush(self) -> None:
         self._stdout.flush()
 
-    def __getattr__(self, name: str):
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stdout, name)
 
     @classmethod
@@ -232,7 +233,8 @@ class _PluginStdout:
         if isinstance(sys.stdout, cls):
             yield
             return
-        router = sys.stdout = cls(sys.stdout)
+        router = cls(sys.stdout)
+        sys.stdout = router
         try:
             yield
         finally:

@@ -31,7 +31,7 @@ _UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTER
 _UNSAFE_IN_JSON = re.compile(f"[\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTERS}]")
 
 
-def _code(match: re.Match) -> str:
+def _code(match: re.Match[str]) -> str:
     point = ord(match.group())
     return f"\\x{point:02x}" if point < 0xA0 else f"U+{point:04X}"
 
@@ -46,7 +46,7 @@ def visible(text: str) -> str:
     return _UNSAFE.sub(_code, text)
 
 
-def _json_escape(match: re.Match) -> str:
+def _json_escape(match: re.Match[str]) -> str:
     point = ord(match.group())
     if point > 0xFFFF:  # JSON spells a code point beyond the BMP as a surrogate pair
         point -= 0x10000

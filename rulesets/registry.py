@@ -122,7 +122,7 @@ def _contract_problem(obj) -> str | None:
 OLD_PACKAGES = ("rulesets", "comparator")
 
 
-def _moved(exc: Exception) -> str:
+def _moved(exc: BaseException) -> str:
     """A hint for a plugin written against the old import path (``from rulesets.base import ...``)."""
     if isinstance(exc, ModuleNotFoundError) and exc.name:
         top = exc.name.split(".")[0]
@@ -159,8 +159,8 @@ def build(entries) -> Registry:
         finally:
             if captured.getvalue():
                 printed.append((name, captured.getvalue()))
-        if problem:
-            problems.append(PluginProblem(name, problem))
+        if problem or instance is None:
+            problems.append(PluginProblem(name, problem or "failed to load: no ruleset"))
             continue
         clash = next((n for n in (cls.key, *cls.aliases) if n in taken), None)
         if clash:
