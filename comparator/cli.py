@@ -385,12 +385,13 @@ def render_atlas(atlas, fmt: str) -> str:
 
 def build_atlas(rulesets, jobs: int | None, **options):
     """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise);
-    ``options`` go to :func:`comparator.atlas.build` (``fields``)."""
+    ``options`` go to :func:`comparator.atlas.build` (``fields``, ``space``)."""
     from . import atlas as atlases
 
     if not sys.stderr.isatty():
         return atlases.build(rulesets, jobs=jobs, **options)
-    with click.progressbar(length=len(atlases.shapes()), label="settling loops", file=sys.stderr) as bar:
+    length = len(atlases.shapes(space=options.get("space", "format1")))
+    with click.progressbar(length=length, label="settling loops", file=sys.stderr) as bar:
         return atlases.build(rulesets, jobs=jobs, progress=bar.update, **options)
 
 
@@ -400,14 +401,21 @@ def build_atlas(rulesets, jobs: int | None, **options):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
 @click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
-def atlas(keys, fmt, output, jobs, examples_dir) -> None:
+@click.option(
+    "--space",
+    type=click.Choice(("format1", "full")),
+    default="full",
+    show_default=True,
+    help="The loops enumerated: 'full' adds format 2's events, choices in mandatory steps, side benefits, requirements and resolutions to 'format1' (the gallery's).",
+)
+def atlas(keys, fmt, output, jobs, examples_dir, space) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import atlas as atlases
 
     rulesets = _rulesets(keys)
     if len(rulesets) < 2:
         raise InputError("the atlas compares two or more rulesets")
-    result = build_atlas(rulesets, jobs)
+    result = build_atlas(rulesets, jobs, space=space)
     text = render_atlas(result, fmt)
     if examples_dir:
         folder = Path(examples_dir)
