@@ -202,6 +202,24 @@ def test_bytes_at_the_size_limit_are_accepted():
     assert parse_bytes(raw, "case.toml", "case").scenario.title == "Gain and lose flying"
 
 
+def test_load_reads_a_file_of_exactly_the_size_limit(tmp_path):
+    # The limit is "at most 1 MiB": a file of exactly MAX_BYTES passes both the size on disk and
+    # the bytes read.
+    path = tmp_path / "full.toml"
+    raw = doc().encode("utf-8")
+    path.write_bytes(raw + b"#" * (MAX_BYTES - len(raw)))
+    assert path.stat().st_size == MAX_BYTES
+    assert load(path).scenario.title == "Gain and lose flying"
+
+
+def test_load_refuses_a_file_one_byte_over_the_size_limit(tmp_path):
+    path = tmp_path / "over.toml"
+    raw = doc().encode("utf-8")
+    path.write_bytes(raw + b"#" * (MAX_BYTES + 1 - len(raw)))
+    with pytest.raises(ScenarioError, match="limited to 1,048,576 bytes"):
+        load(path)
+
+
 def test_load_refuses_a_file_over_the_size_limit(tmp_path):
     path = tmp_path / "big.toml"
     path.write_bytes(doc().encode("utf-8") + b"#" * MAX_BYTES)
@@ -348,3 +366,22 @@ def test_expect_infinite_count_does_not_suggest_never():
     message = refused(doc(tail='[expect.cr-2004]\nsteps = "infinite"'))
     assert "[expect.cr-2004]" in message
     assert "never" not in message
+
+
+@pytest.mark.parametrize(
+    "players, item, how",
+    [
+        ('["Alice", "Bob", "Alice"]', 3, "'Alice' appears twice"),
+        ('["Alice", "Bob", "Carol", "bob"]', 4, "'bob' differs from 'Bob' only by case"),
+        ('["Alice", " Bob"]', 2, "' Bob' has leading or trailing spaces"),
+    ],
+)
+def test_a_bad_player_name_is_named_by_its_item_number(players, item, how):
+    # Items are numbered from 1, as a person counts them in the file.
+    message = refused(doc(players=players, by2="Alice"))
+    assert f"'players' item {item}: {how}" in message
+
+
+def test_a_tag_that_is_not_a_string_is_named_by_its_item_number():
+    message = refused(doc(top='tags = ["a", "b", 3]'))
+    assert "'tags' item 3" in message

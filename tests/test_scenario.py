@@ -107,3 +107,75 @@ def test_turn_order_starts_from_the_active_player():
     f = facts(TOGGLE.replace('players = ["Alice", "Bob"]', 'players = ["Alice", "Bob", "Carol"]\nactive = "Bob"'))
     assert f.turn_order == ("Bob", "Carol", "Alice")
     assert f.players_after("Carol") == ("Alice", "Bob")
+
+
+THREE_SETS = """
+title = "three sets, only Bob's lowers x"
+players = ["Alice", "Bob", "Carol"]
+[state]
+x = 3
+[loop]
+independent = true
+ends_when = { value = "x", at_most = 0 }
+[[step]]
+by = "Alice"
+does = "makes a token"
+optional = true
+[[step]]
+by = "Carol"
+does = "gains 1 life"
+optional = true
+[[step]]
+by = "Bob"
+does = "drains 1"
+optional = true
+add = { x = -1 }
+[[step]]
+by = "Bob"
+does = "his trigger draws a card"
+"""
+
+
+def test_independent_sets_cut_by_ends_when_count_each_players_own_actions():
+    # Side by side: Alice, Carol, Bob (x 2); Alice has stopped: Carol, Bob (x 1); Carol, Bob (x 0),
+    # the end, before Bob's trigger.  A running set counts the iteration once its player's first
+    # choice point has had its turn: Carol 3, Bob 3; Alice keeps her 1.
+    facts = scenario(THREE_SETS).scenario.facts
+    reached, state = facts.end_with_counts({"Alice": 1, "Bob": UNBOUNDED, "Carol": UNBOUNDED})
+    assert reached == {"Alice": 1, "Bob": 3, "Carol": 3}
+    assert state == {"x": 0}
+
+
+def test_independent_sets_cut_by_ends_when_before_a_players_action_do_not_count_it():
+    # Carol's action comes after Bob's: in the iteration where Bob reaches the bound, hers never came.
+    reordered = """
+title = "Bob before Carol"
+players = ["Alice", "Bob", "Carol"]
+[state]
+x = 3
+[loop]
+independent = true
+ends_when = { value = "x", at_most = 0 }
+[[step]]
+by = "Alice"
+does = "makes a token"
+optional = true
+[[step]]
+by = "Bob"
+does = "drains 1"
+optional = true
+add = { x = -1 }
+[[step]]
+by = "Carol"
+does = "gains 1 life"
+optional = true
+"""
+    facts = scenario(reordered).scenario.facts
+    reached, state = facts.end_with_counts({"Alice": 1, "Bob": UNBOUNDED, "Carol": UNBOUNDED})
+    assert reached == {"Alice": 1, "Bob": 3, "Carol": 2}
+    assert state == {"x": 0}
+
+
+def test_independent_sets_that_never_reach_the_bound_give_no_end():
+    facts = scenario(THREE_SETS.replace("x = 3", "x = 30")).scenario.facts
+    assert facts.end_with_counts({"Alice": 1, "Bob": 5, "Carol": UNBOUNDED}) is None
