@@ -113,8 +113,8 @@ class Mutant:
 
     @property
     def id(self) -> str:
-        """A stable name: file, line, column and the change."""
-        return f"{self.file}:{self.line}:{self.col}:{self.original}->{self.replacement}"
+        """A stable name: file, line, column and the change (spaces as "_", for the shell)."""
+        return f"{self.file}:{self.line}:{self.col}:{self.original}->{self.replacement}".replace(" ", "_")
 
     def apply(self, source: str) -> str:
         """The mutated source."""
@@ -387,7 +387,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.only and len(chosen) != len(args.only):
         sys.exit(f"mutate: unknown mutant id among {args.only}")
     if args.sample and args.sample < len(chosen):
-        chosen = sorted(random.Random(args.seed).sample(chosen, args.sample), key=lambda m: (m.file, m.line, m.col))
+        # Tried in the sample's random order, so that a run cut short by --budget is still a
+        # random sample of every file, not the first files in alphabetical order.
+        chosen = random.Random(args.seed).sample(chosen, args.sample)
     print(f"mutate: {len(chosen)} mutants chosen of {len(mutants)}; {args.jobs} at once", flush=True)
 
     with tempfile.TemporaryDirectory(prefix="loopcompare-mutate-") as tmp:

@@ -57,6 +57,14 @@ def test_independent_sets_end_when_the_sets_still_running_reach_the_bound(key):
     }
     noted(outcome, "With every set running the loop would never end")
     noted(outcome, "side by side")
+    assert "it ends by itself (x reaches its bound)" in outcome.transcript[-1]
+
+
+def test_independent_sets_that_end_by_themselves_say_how_the_loop_ends():
+    named = ONLY_WITHOUT_ALICES_SET.replace("[intent]", 'ends_with = "Bob loses the game"\n[intent]')
+    outcome = settle("cr-2008", named)
+    assert outcome.value("result") == "ends"
+    assert "it ends by itself (Bob loses the game)" in outcome.transcript[-1]
 
 
 @pytest.mark.parametrize("key", ERAS_421)

@@ -181,3 +181,16 @@ def test_an_unknown_name_lists_the_keys_and_the_aliases():
     with pytest.raises(UnknownRuleset) as raised:
         bare.get("x")
     assert str(raised.value) == "unknown ruleset 'x'; known rulesets: house"
+
+
+def test_texts_of_the_same_date_are_ordered_by_their_first_day_in_force():
+    # The date of the text applied comes first; on a tie, the first day it was in force.
+    early = ruleset(key="early", aliases=(), effective="2030-01-01", in_force=("2030-01-01", "2030-06-30"))
+    late = ruleset(key="late", aliases=(), effective="2030-01-01", in_force=("2030-07-01", None))
+    reg = build([entry(late, "a"), entry(early, "b")])
+    assert reg.keys() == ("early", "late")
+
+
+def test_the_registry_is_built_once_per_process():
+    # Plugins are imported, and their problems reported, once: every caller shares one registry.
+    assert registry() is registry()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from loopcompare.rulesets import UNBOUNDED, CutPoint
 
 from conftest import scenario
@@ -179,3 +181,31 @@ optional = true
 def test_independent_sets_that_never_reach_the_bound_give_no_end():
     facts = scenario(THREE_SETS.replace("x = 3", "x = 30")).scenario.facts
     assert facts.end_with_counts({"Alice": 1, "Bob": 5, "Carol": UNBOUNDED}) is None
+
+
+def test_an_intent_describes_itself_in_plain_words():
+    from loopcompare.rulesets.scenario import Intent
+
+    assert Intent().describe() == "never"
+    assert Intent(1).describe() == "after 1 iteration"
+    assert Intent(3_000).describe() == "after 3,000 iterations"
+    assert Intent(1, 0).describe() == "after 1 iteration, before step 1 of the next"
+
+
+def test_a_cut_point_without_steps_is_at_the_end_of_its_iterations():
+    assert CutPoint(3) == CutPoint(3, 0)
+    assert CutPoint(3).describe() == "after 3 iterations"
+    assert CutPoint(1, 2).describe() == "after 1 iteration and 2 steps"
+    assert CutPoint(UNBOUNDED, 1).describe() == "after an unbounded number of iterations and 1 step"
+
+
+def test_the_parts_of_a_scenario_are_immutable_values():
+    # Frozen dataclasses: hashable, so outcomes and facts can be cached and compared safely.
+    from dataclasses import FrozenInstanceError
+
+    from loopcompare.rulesets.scenario import Breaker, EndsWhen, Intent, LoopFlags, Step, Unless
+
+    for part in (Unless("Bob", "pays {1}"), Step("Alice", "acts"), EndsWhen("x", 0, True), LoopFlags(), Breaker("Bob", "breaks"), Intent(1), CutPoint(1)):
+        with pytest.raises(FrozenInstanceError):
+            part.__setattr__(next(iter(vars(part))), None)
+    assert len({Unless("Bob", "pays {1}"), Unless("Bob", "pays {1}")}) == 1
