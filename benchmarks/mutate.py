@@ -70,6 +70,7 @@ _RULESETS_FAST = (
     "tests/test_ruleset_mtr2018.py",
     "tests/test_ruleset_summary1998.py",
     "tests/test_acceptance.py",
+    "tests/test_format2_engine.py",
 )
 #: The oracle's fixed-seed and regression runs (not the fresh seed: a mutant run must be
 #: reproducible), and the invariants.
@@ -85,10 +86,13 @@ TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rulesets/shortcuts.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/mtr.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/summary.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    # Format 2's engine (from the f2 branch).
+    "rulesets/dynamics.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/bignum.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/registry.py": (("tests/test_registry.py",), ()),
     "rulesets/texts.py": (("tests/test_texts.py", "tests/test_history.py") + _RULESETS_FAST, ()),
     "rulesets/history.py": (("tests/test_history.py",), ()),
-    "comparator/loader.py": (("tests/test_loader.py", "tests/test_schema.py"), ("tests/test_hostile_input.py",)),
+    "comparator/loader.py": (("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_schema.py"), ("tests/test_hostile_input.py",)),
 }
 
 _COMPARE_SWAPS = {

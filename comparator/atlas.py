@@ -42,7 +42,10 @@ FIELD_WORDS = {
     "last_action": "who has the last word",
     "state": "the final state",
     "iterations": "the number of iterations",
+    "judge": "whether a judge may be needed",
 }
+#: Fields compared whatever the result (the others only between rulesets that cut the loop).
+WHATEVER_THE_RESULT = ("judge",)
 
 
 # --- the space ----------------------------------------------------------------------------------
@@ -191,13 +194,18 @@ def _partition(values, applies) -> tuple[int, ...]:
     return tuple(out)
 
 
-def signature(comparison: Comparison) -> tuple:
+def signature(comparison: Comparison, fields: Sequence[str] = FIELDS) -> tuple:
     """What a reader cares about, role-free: the results, and which of the rulesets that cut the
-    loop agree with which on who deviates, the last word, the final state and the iterations."""
+    loop agree with which on who deviates, the last word, the final state and the iterations
+    (``fields``; a field of :data:`WHATEVER_THE_RESULT` is compared between all rulesets)."""
     keys = [r.key for r in comparison.rulesets]
     results = tuple(comparison.outcomes[k].result.value for k in keys)
-    applies = [r in _WITH_CUT for r in results]
-    parts = tuple(_partition([comparison.outcomes[k].value(f) for k in keys], applies) for f in FIELDS)
+    cut = [r in _WITH_CUT for r in results]
+    everyone = [True] * len(results)
+    parts = tuple(
+        _partition([comparison.outcomes[k].value(f) for k in keys], everyone if f in WHATEVER_THE_RESULT else cut)
+        for f in fields
+    )
     return (results, *parts)
 
 
@@ -215,39 +223,40 @@ class Class:
     count: int = 0
     first: int = -1
     example: dict = field(default_factory=dict)
+    players: tuple[tuple[int, int], ...] = ()
+    """(number of players, loops of the class with that many players), so that a sub-atlas of
+    some of the rulesets (:func:`restrict`) can count its own agreement by players."""
 
 
 def _settle_shapes(args) -> tuple[dict, list[int], int, int]:
     """Worker: settle every scenario of some shapes; per-class counts and smallest examples."""
-    keys, shape_docs, offsets = args
-    from loopcompare.rulesets import registry
-
-    rulesets = registry().select(keys)
+    rulesets, fields, shape_docs, offsets = args
     classes: dict = {}
-    pairs = [0] * (len(keys) * len(keys))
+    pairs = [0] * (len(rulesets) * len(rulesets))
     by_players: dict[int, list[int]] = {}
     for shape, offset in zip(shape_docs, offsets):
-        tally = by_players.setdefault(len(shape["players"]), [0, 0])
+        n = len(shape["players"])
+        tally = by_players.setdefault(n, [0, 0])
         for i, doc in enumerate(with_intents(shape)):
             sf = parse_document(doc, "atlas.toml", "atlas")
-            sig = signature(compare(sf, rulesets))
+            sig = signature(compare(sf, rulesets), fields)
             tally[0] += 1
             tally[1] += agrees(sig)
             entry = classes.get(sig)
             if entry is None:
-                classes[sig] = [1, offset + i, doc]
-            else:
-                entry[0] += 1
-            _count_pairs(sig, pairs, len(keys))
+                entry = classes[sig] = [0, offset + i, doc, {}]
+            entry[0] += 1
+            entry[3][n] = entry[3].get(n, 0) + 1
+            _count_pairs(sig, pairs, len(rulesets))
     return classes, pairs, by_players, len(shape_docs)
 
 
-def _count_pairs(sig: tuple, pairs: list[int], n: int) -> None:
+def _count_pairs(sig: tuple, pairs: list[int], n: int, weight: int = 1) -> None:
     results, *parts = sig
     for a in range(n):
         for b in range(a + 1, n):
             if results[a] != results[b] or any(p[a] != p[b] for p in parts if p[a] >= 0 and p[b] >= 0):
-                pairs[a * n + b] += 1
+                pairs[a * n + b] += weight
 
 
 @dataclass(frozen=True)
@@ -261,6 +270,8 @@ class Atlas:
     pairs: tuple[tuple[str, str, int], ...]
     by_players: tuple[tuple[int, int, int], ...]
     """(players, scenarios, scenarios where every ruleset agrees)."""
+    fields: tuple[str, ...] = FIELDS
+    """The outcome fields compared besides the result (see :func:`signature`)."""
 
     def examples(self) -> list[ScenarioFile]:
         """Each listed class's smallest example, as a scenario (``class-1`` is the largest class)."""
@@ -272,17 +283,31 @@ class Atlas:
         return [compare(sf, self.rulesets) for sf in self.examples()]
 
 
-def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: int = 4, progress=None) -> Atlas:
+def build(
+    rulesets: Sequence[Ruleset],
+    *,
+    jobs: int | None = None,
+    max_players: int = 4,
+    progress=None,
+    fields: Sequence[str] = FIELDS,
+) -> Atlas:
     """Enumerate the space and classify it.  ``jobs`` processes (default: the CPUs available);
-    ``progress(n)`` is called as shapes are done.  The result does not depend on ``jobs``."""
+    ``progress(n)`` is called as shapes are done; ``fields``: the outcome fields compared besides
+    the result.  The result does not depend on ``jobs``.
+
+    The ruleset objects given are the ones applied (sent to the worker processes as they are),
+    so a modified or unregistered ruleset is atlased as itself.
+    """
     keys = [r.key for r in rulesets]
+    fields = tuple(fields)
     all_shapes = shapes(max_players)
     offsets, offset = [], 0
     for s in all_shapes:
         offsets.append(offset)
         offset += len(INTENTS) ** len(s["players"])
     chunk = 64
-    tasks = [(keys, all_shapes[i : i + chunk], offsets[i : i + chunk]) for i in range(0, len(all_shapes), chunk)]
+    chosen = tuple(rulesets)
+    tasks = [(chosen, fields, all_shapes[i : i + chunk], offsets[i : i + chunk]) for i in range(0, len(all_shapes), chunk)]
     if not jobs:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     merged: dict = {}
@@ -297,14 +322,16 @@ def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: 
             tally[1] += agreeing
         for i, v in enumerate(part_pairs):
             pairs[i] += v
-        for sig, (n, first, doc) in classes.items():
+        for sig, (n, first, doc, players) in classes.items():
             entry = merged.get(sig)
             if entry is None:
-                merged[sig] = [n, first, doc]
+                merged[sig] = [n, first, doc, dict(players)]
             else:
                 entry[0] += n
                 if first < entry[1]:
                     entry[1], entry[2] = first, doc
+                for count, more in players.items():
+                    entry[3][count] = entry[3].get(count, 0) + more
         if progress:
             progress(done)
 
@@ -319,13 +346,57 @@ def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: 
             absorb(_settle_shapes(task))
 
     total = sum(t[0] for t in by_players.values())
-    agreeing = sum(n for sig, (n, _, _) in merged.items() if agrees(sig))
-    listed = [Class(sig, n, first, doc) for sig, (n, first, doc) in merged.items() if not agrees(sig)]
+    agreeing = sum(entry[0] for sig, entry in merged.items() if agrees(sig))
+    listed = [Class(sig, n, first, doc, tuple(sorted(players.items()))) for sig, (n, first, doc, players) in merged.items() if not agrees(sig)]
     listed.sort(key=lambda c: (-c.count, c.first))
     n = len(keys)
     pair_rows = tuple((keys[a], keys[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
     players = tuple((n, t[0], t[1]) for n, t in sorted(by_players.items()))
-    return Atlas(tuple(rulesets), total, agreeing, tuple(listed), pair_rows, players)
+    return Atlas(chosen, total, agreeing, tuple(listed), pair_rows, players, fields)
+
+
+def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | None = None) -> Atlas:
+    """The atlas of some of an atlas's rulesets (and fields), without settling anything again.
+
+    Equal to :func:`build` run on those rulesets and fields: each class's signature is projected
+    onto them and classes that become the same merge (their counts add up, the smallest example
+    is the earliest enumerated).  So one run over every era answers every pair of eras.
+    """
+    fields = tuple(atlas.fields if fields is None else fields)
+    keys = [r.key for r in atlas.rulesets]
+    where = [keys.index(r.key) for r in rulesets]
+    field_at = [atlas.fields.index(f) for f in fields]
+    merged: dict = {}
+    agreeing = atlas.agreeing
+    agreeing_by_players = {n: a for n, _, a in atlas.by_players}
+    n = len(where)
+    pairs = [0] * (n * n)
+    for cls in atlas.classes:
+        results, *parts = cls.signature
+        projected = tuple(results[i] for i in where)
+        # A part holds group ids (-1 where the field does not apply): renumber the chosen ones.
+        sig = (projected, *(_partition([parts[f][i] for i in where], [parts[f][i] >= 0 for i in where]) for f in field_at))
+        if agrees(sig):
+            agreeing += cls.count
+            for players, count in cls.players:
+                agreeing_by_players[players] = agreeing_by_players.get(players, 0) + count
+            continue
+        _count_pairs(sig, pairs, n, cls.count)
+        entry = merged.get(sig)
+        if entry is None:
+            merged[sig] = [cls.count, cls.first, cls.example, dict(cls.players)]
+            continue
+        entry[0] += cls.count
+        if cls.first < entry[1]:
+            entry[1], entry[2] = cls.first, cls.example
+        for players, count in cls.players:
+            entry[3][players] = entry[3].get(players, 0) + count
+    listed = [Class(sig, count, first, doc, tuple(sorted(players.items()))) for sig, (count, first, doc, players) in merged.items()]
+    listed.sort(key=lambda c: (-c.count, c.first))
+    chosen = [keys[i] for i in where]
+    pair_rows = tuple((chosen[a], chosen[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
+    by_players = tuple((p, total, agreeing_by_players.get(p, 0)) for p, total, _ in atlas.by_players)
+    return Atlas(tuple(rulesets), atlas.total, agreeing, tuple(listed), pair_rows, by_players, fields)
 
 
 # --- words --------------------------------------------------------------------------------------
@@ -347,7 +418,7 @@ def sentence(atlas: Atlas, cls: Class) -> str:
     if len(groups) > 1:
         bits.append("; ".join(f"{_names(rulesets, idx)} {'gives' if len(idx) == 1 else 'give'} {res.replace('_', ' ')}" for res, idx in groups.items()))
     by_partition: dict[tuple, list[str]] = {}
-    for f, p in zip(FIELDS, parts):
+    for f, p in zip(atlas.fields, parts):
         if max(p) > 0:
             by_partition.setdefault(p, []).append(FIELD_WORDS[f])
     for p, words in by_partition.items():

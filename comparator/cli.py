@@ -70,6 +70,9 @@ def _scenarios(paths):
             out.extend(resolve(p))
     except ScenarioError as exc:
         raise InputError(str(exc)) from None
+    for sf in out:
+        for warning in sf.warnings:
+            click.echo(f"warning: {sf.file}: {warning}", err=True)
     return out
 
 
@@ -145,7 +148,11 @@ def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
             raise InputError(f"--as-of: {exc}") from None
         for note in chosen.notes:
             click.echo(f"note: {note}", err=True)
-        rulesets = tuple(dict.fromkeys((chosen.rulesets + rulesets) if keys else chosen.rulesets))
+        # One column per key: the text in force that day (renumbered, if so) wins over the -r one.
+        merged: dict = {}
+        for r in (chosen.rulesets + rulesets) if keys else chosen.rulesets:
+            merged.setdefault(r.key, r)
+        rulesets = tuple(merged.values())
     comparisons = [run(s, rulesets) for s in _scenarios(paths)]
     _emit(render(comparisons, fmt, only_differences=only_differences), output)
 
@@ -184,12 +191,17 @@ def check(paths) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-def validate(paths) -> None:
-    """Validate scenario files; exit 2 if any is invalid (each error is reported)."""
+@click.option("--strict", is_flag=True, help="Treat warnings (probable mistakes) as errors.")
+def validate(paths, strict) -> None:
+    """Validate scenario files; exit 2 if any is invalid (every error of a file is reported)."""
     bad = 0
     for path in paths:
         try:
             for sf in _scenarios([path]):
+                if strict and sf.warnings:
+                    bad += 1
+                    click.echo(f"Error: {sf.file}: {len(sf.warnings)} warning(s), errors under --strict", err=True)
+                    continue
                 click.echo(f"ok   {sf.file}: {sf.scenario.title}")
         except InputError as exc:
             bad += 1
@@ -202,7 +214,7 @@ def validate(paths) -> None:
 @click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
 def list_rulesets(diff_key) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
-    from loopcompare.rulesets.history import SHORTCUT_RULE_NUMBERS, lines
+    from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, start_in_words
 
     from .render import md_table
 
@@ -219,15 +231,54 @@ def list_rulesets(diff_key) -> None:
         return
     rows = []
     for r in _registry().rulesets:
-        start, end = r.in_force
         rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
-        rows.append([r.key, r.name, start, end or "in force", rules, r.citation])
+        rows.append([r.key, r.name, start_in_words(r), end_in_words(r) or in_force_today(r), rules, r.citation])
     click.echo(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
     click.echo("")
     for line in lines(reg.rulesets):
         click.echo("line: " + " -> ".join(r.key for r in line))
-    numbers = ", ".join(f"{n} ({d})" for d, n in SHORTCUT_RULE_NUMBERS)
-    click.echo(f"the CR's loop rule, by number: {numbers}")
+    click.echo(f"the CR's loop rule, by number: {numbers_in_words()}")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=click.Path(dir_okay=False))
+@click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
+def sources(files, folder) -> None:
+    """Read official Comprehensive Rules text files: find "Taking Shortcuts", its number and its
+    text, and compare it with the newest text the project knows."""
+    from .crfile import MAX_BYTES, CrFileError, examine, source_file
+
+    exams, errors = [], []
+    for name in files:
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+            exams.append(examine(data, Path(name).name))
+        except CrFileError as exc:
+            errors.append(str(exc))
+        except OSError as exc:
+            errors.append(f"{name}: can't read: {exc.strerror or exc}")
+    for exam in exams:
+        click.echo(exam.report(), nl=False)
+    writes: dict[Path, str] = {}
+    if folder and not Path(folder).is_dir():
+        errors.append(f"{folder}: no such folder (--write)")
+    elif folder and not errors:
+        for exam in exams:
+            target, text = Path(folder) / exam.written_name, source_file(exam)
+            if writes.get(target, text) != text or (target.is_file() and target.read_text(encoding="utf-8", errors="replace") != text):
+                errors.append(f"{target}: already exists with other contents; not overwritten (move it away to write it anew)")
+            writes[target] = text
+    if errors:
+        for error in errors:
+            click.echo(f"Error: {error}", err=True)
+        raise InputError(f"{len(errors)} problem(s) with {len(files)} file(s); nothing was written")
+    for target, text in writes.items():
+        if target.is_file():
+            click.echo(f"unchanged: {target} (already there, the same)")
+            continue
+        _emit(text, str(target))
+        click.echo(f"wrote {target}")
 
 
 @main.command()
@@ -332,14 +383,15 @@ def render_atlas(atlas, fmt: str) -> str:
     return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
 
 
-def build_atlas(rulesets, jobs: int | None):
-    """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise)."""
+def build_atlas(rulesets, jobs: int | None, **options):
+    """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise);
+    ``options`` go to :func:`comparator.atlas.build` (``fields``)."""
     from . import atlas as atlases
 
     if not sys.stderr.isatty():
-        return atlases.build(rulesets, jobs=jobs)
+        return atlases.build(rulesets, jobs=jobs, **options)
     with click.progressbar(length=len(atlases.shapes()), label="settling loops", file=sys.stderr) as bar:
-        return atlases.build(rulesets, jobs=jobs, progress=bar.update)
+        return atlases.build(rulesets, jobs=jobs, progress=bar.update, **options)
 
 
 @main.command()
@@ -368,26 +420,58 @@ def atlas(keys, fmt, output, jobs, examples_dir) -> None:
     _emit(text, output)
 
 
+@main.command()
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
+def history(fmt, output, jobs) -> None:
+    """The history of the loop rules: for each amendment, its text diff, the loops it settles
+    differently (from one atlas run over every era) and the readings it created or closed."""
+    from . import amendments
+    from .library import load_builtin, names
+
+    rulesets = _registry().rulesets
+    atlas = build_atlas(amendments.eras(rulesets), jobs, fields=amendments.FIELDS)
+    report = amendments.build(rulesets, atlas, [load_builtin(n) for n in names()])
+    _emit(amendments.render(report, fmt), output)
+
+
+def _builtin_eras():
+    """Every built-in ruleset, in chronological order (the gallery leaves plugins out)."""
+    from loopcompare.rulesets.registry import BUILTIN
+
+    return tuple(r for r in _registry().rulesets if r.key in BUILTIN)
+
+
+@functools.lru_cache(maxsize=1)
+def _eras_atlas():
+    """The gallery's one atlas run: every built-in era, compared on the history's fields.  The
+    history report reads it whole; the mission atlas is its restriction (nothing is settled twice)."""
+    from . import amendments
+
+    return amendments.build_atlas(_builtin_eras())
+
+
 @functools.lru_cache(maxsize=1)
 def _mission_atlas():
-    """The gallery's atlas (the four mission rulesets), built once per process."""
+    """The gallery's atlas of the four mission rulesets: the eras atlas restricted to them
+    (the same as building it on its own, see tests/test_amendments.py)."""
     from . import atlas as atlases
 
-    return atlases.build(_registry().select([]))
+    return atlases.restrict(_eras_atlas(), _registry().select([]), atlases.FIELDS)
 
 
 def gallery_files() -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
-    and its timeline under every era (``timelines/``)."""
-    from loopcompare.rulesets.registry import BUILTIN
-
+    its timeline under every era (``timelines/``), the atlas and the history of the loop rules."""
+    from . import amendments
     from .compare import compare as run
     from .library import load_builtin, names
     from .timeline import build
 
     reg = _registry()
     rulesets = reg.select([])
-    eras = tuple(r for r in reg.rulesets if r.key in BUILTIN)
+    eras = _builtin_eras()
     scenarios = [load_builtin(n) for n in names()]
     comparisons = [run(sf, rulesets) for sf in scenarios]
     files: dict[str, str] = {}
@@ -399,9 +483,13 @@ def gallery_files() -> dict[str, str]:
     atlas = _mission_atlas()
     for fmt in FORMATS:
         files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
+    history = amendments.build(eras, _eras_atlas(), scenarios)
+    for fmt in FORMATS:
+        files[f"history.{fmt}"] = amendments.render(history, fmt)
     title = "loopcompare gallery: the built-in loops under every ruleset"
     for fmt in ("md", "html"):
-        see_also = [("the divergence atlas", f"atlas.{fmt}")] + [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
+        see_also = [("the divergence atlas", f"atlas.{fmt}"), ("the history of the loop rules, amendment by amendment", f"history.{fmt}")]
+        see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
         links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
         files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also)
     return dict(sorted(files.items()))

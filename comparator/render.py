@@ -121,6 +121,9 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
             for key, paragraphs in section.quotes:
                 body = "\n>\n".join(f"> {md(p)}" for p in paragraphs)
                 out.append(f"> **{md(key)}**\n>\n{body}\n")
+            if section.sources:
+                out.append("**Sources:**\n")
+                out.append("\n".join(f"- {md(name)}: {md(line)}" for name, line in section.sources) + "\n")
 
 
 def markdown(report: Report) -> str:
@@ -200,7 +203,7 @@ def report(comparisons, fmt: str, *, only_differences: bool = False, title: str 
 
 
 def json_report(comparisons: Sequence[Comparison]) -> str:
-    """FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
+    """docs/FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
     doc = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
@@ -231,6 +234,8 @@ def timeline_markdown(timelines) -> str:
                 names = ", ".join(r.name for r in period.rulesets)
                 rows.append([period.span, names, period.summary, period.cause or "\u2014 (the earliest text modelled)"])
             out.append(md_table(["Period", "Rules in force", "Outcome", "What changed"], rows) + "\n")
+            if line.numbers:
+                out.append(f"*The loop rule's numbers:* {md(line.numbers)}\n")
             notes = [(r.name, n) for p in line.periods for r in p.rulesets for n in t.comparison.outcomes[r.key].notes]
             if notes:
                 out.append("**Where the texts are silent or ambiguous:**\n")
@@ -343,7 +348,7 @@ def atlas_json(atlas) -> str:
                 "count": cls.count,
                 "sentence": atlases.sentence(atlas, cls),
                 "results": list(results),
-                "agreement": {f: list(p) for f, p in zip(atlases.FIELDS, parts)},
+                "agreement": {f: list(p) for f, p in zip(atlas.fields, parts)},
                 "sides": [{"rulesets": side, "rules": list(rules)} for side, rules in atlases.sides(atlas, cls, comparison)],
                 "example": {"toml": atlases.to_toml(cls.example), "comparison": comparison.to_json()},
             }

@@ -1,4 +1,4 @@
-"""Comprehensive Rules "Taking Shortcuts" (rule 713 in 2009 .. 731 today).
+"""Comprehensive Rules "Taking Shortcuts" (rule 713 in 2009; today's number is in history.py).
 
 The Magic 2010 rewrite (2009-07-11) replaced rule 421 with a shortcut procedure: the player with
 priority proposes a sequence, every other player accepts or shortens it (.2), a fragmented loop
@@ -6,14 +6,18 @@ makes the active player stop as soon as a game state repeats (.3), a loop of onl
 actions is a draw (.4), nobody can be forced to break a loop (.5) or to pay an "unless" cost
 (.6).  Three texts are modelled: 713 of 2009-07-11 (two-player 713.3), 713 of 2009-09-04
 (multiplayer 713.3; the same rule, renumbered, until 2024), and 729 of 2024-06-07, still in
-force today, renumbered 730 (2025-04-04) and 731 (2025-07-25).  Rule ids are built from each
-text's ``number``, so every citation uses the number the rule had in the document applied.
+force, renumbered 730 (2025-04-04), 731 (2025-07-25) and 732 (2026-04-17).  Rule ids are built
+from each text's ``number``, so every citation uses the number the rule had in the document
+applied; :meth:`Cr2009.renumbered` gives the same rule as a later release numbered it.
 """
 
 from __future__ import annotations
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, earliest, times
-from .outcome import Result
+from dataclasses import replace
+from typing import ClassVar
+
+from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
+from .outcome import Result, StoppedBy
 from .scenario import Count, CutPoint
 
 
@@ -55,16 +59,79 @@ class Cr2009(Ruleset):
     rule_ids = _numbered("713", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "4", "5", "6")
     loop_rule = "713.1b"
 
+    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
+    renumbering: ClassVar[str] = ""
+
     def today(self) -> str:
         from .history import number_today
 
         now = number_today()
-        return "" if now == self.number else f"Rule {self.number} is numbered {now} today (same rule)."
+        later = "" if now == self.number else f"Rule {self.number} is numbered {now} today (same rule)."
+        return " ".join(part for part in (self.renumbering, later) if part)
+
+    def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> Ruleset:
+        """The same rule as the release of ``since`` numbers it: every citation carries ``number``.
+
+        The rules quoted come from the archived text of that number (``text``: date, file name)
+        where there is one; otherwise from this text, under the new ids, and the report says so.
+        """
+        if number == self.number:
+            return self
+        from .history import SHORTCUT_RULE_NUMBERS, renumbered
+
+        old = self.number
+        sources: list[Source] = []
+        for source in self.sources:
+            if source.mtr_section is None:
+                source = Source(text[1], prefix=source.prefix) if text else replace(source, number=number)
+            if source not in sources:
+                sources.append(source)
+        applied = self.cr_date or self.effective
+        steps = [f"{n} from {d}" for d, n in SHORTCUT_RULE_NUMBERS if applied < d <= since]
+        steps = steps or [f"{number} from {since}"]
+        how = f"numbered {', '.join(steps[:-1])} and {steps[-1]}" if len(steps) > 1 else f"numbered {steps[0]}"
+        quoted = (
+            f"quoted from the text of {text[0]}" if text
+            else f"no text numbered {number} is archived: quoted from the text of {applied}, under the new numbers"
+        )
+        attrs = {
+            "__doc__": f"{type(self).__name__} as numbered from {since}: rule {number} (the same rule as {old}).",
+            "number": number,
+            "rule_ids": tuple(renumbered(r, number) for r in self.rule_ids),
+            "loop_rule": renumbered(self.loop_rule, number),
+            "sources": tuple(sources),
+            **self.edition(number, since, text),
+        }
+        attrs["renumbering"] = self.renumbering_note(f"{old} of {applied}", how, quoted)
+        return type(type(self).__name__, (type(self),), attrs)()
+
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+        """What else a renumbered release changes: the column's name, the document, the date of
+        the text applied."""
+        date = text[0] if text else since
+        return {
+            "name": f"CR {number} ({date})",
+            "document": self.document.replace(f"rule {self.number}", f"rule {number}"),
+            "effective": text[0] if text else self.effective,
+            "citation": f"Comprehensive Rules effective {since} (rule {number}); the same rule as {self.number} of {self.effective}",
+        }
+
+    def renumbering_note(self, old: str, how: str, quoted: str) -> str:
+        """The sentence a report gives a renumbered release."""
+        return f"The rule {old}, {how}; {quoted}."
 
     def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
         """Who must stop a fragmented loop; None where this text does not say (713.3, 2009-07-11)."""
         if set(involved) != set(ctx.scenario.players):
             return None
+        return self.active_at_repeat(ctx)
+
+    def active_at_repeat(self, ctx: Settlement) -> str:
+        """"The active player" where the state repeats: the turn of that step when steps say
+        whose turn they happen in (FORMAT item 12), else the active player."""
+        repeat = ctx.facts.first_repeat
+        if repeat is not None and any(s.turn for s in ctx.scenario.steps):
+            return ctx.facts.turn_at(repeat)
         return ctx.scenario.active
 
     def rule(self, part: str) -> str:
@@ -79,6 +146,18 @@ class Cr2009(Ruleset):
         loop = ctx.scenario.loop
         if any(s.conditional for s in steps):
             ctx.say(self.rule("2a"), "a shortcut can't include conditional actions, where the outcome of a game event determines the next action: this loop must be played out.")
+            return Decision(Result.NO_SHORTCUT)
+        event = next((s.ends_loop for s in steps if s.ends_loop), None)
+        if event is not None:
+            ctx.say(
+                self.rule("2a"),
+                f"a shortcut is built from the predictable results of the actions and can't include conditional actions; whether "
+                f"“{event.when}” happens is not predictable, so this loop must be played out.",
+            )
+            ctx.note(
+                f"Reading taken (docs/DOMAIN.md section 6): an event that may end the loop at some iteration makes each further "
+                f"action depend on whether it happened, which {self.number}.2a does not allow in a shortcut."
+            )
             return Decision(Result.NO_SHORTCUT)
         if any(s.random for s in steps):
             ctx.note(
@@ -104,7 +183,18 @@ class Cr2009(Ruleset):
                     "if nobody does, the loop continues as though the effect were mandatory.",
                 )
                 break
-        return ctx.facts.optional_controllers
+        return self.sustainers(ctx)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """729 speaks of "game choices" throughout: a choice that keeps the loop going is one."""
+        ctx.note(
+            f"Rule {self.number} speaks of game choices throughout: a shortcut is \u201ca sequence of game choices, for "
+            f"all players\u201d ({self.rule('2a')}), and a player stops a loop by making \u201ca different game "
+            f"choice\u201d ({self.rule('2c')}, {self.rule('3')}). Reading taken: a choice that keeps the loop going is "
+            f"such a game choice, so {listing(choosers)} {be(choosers)} involved in the loop "
+            f"({ctx.choices(choosers)}), though {self.rule('1')} glosses a game choice as \u201ceither taking an action "
+            "or passing priority\u201d."
+        )
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """729.4 draw, unless a player chooses to break the loop (729.5, 729.6)."""
@@ -199,7 +289,7 @@ class Cr2009(Ruleset):
             if not ctx.scenario.state:
                 ctx.note("No state values are tracked, so the game state is taken to repeat every iteration.")
             forced = self._forced_point(ctx, involved, proposer, repeat)
-            who = "the active player" if proposer == ctx.scenario.active else "the first player in turn order who is involved"
+            who = "the active player" if proposer == self.active_at_repeat(ctx) else "the first player in turn order who is involved"
             if own.unbounded or facts.position(forced) <= facts.position(own):
                 end = forced
                 if forced != repeat:
@@ -208,7 +298,7 @@ class Cr2009(Ruleset):
                         f"point where the state repeats ({repeat.describe()}). Reading taken: they deviate at their next "
                         f"choice, {forced.describe()}."
                     )
-                if ctx.scenario.loop.spans_turns:
+                if ctx.scenario.loop.spans_turns and not any(s.turn for s in ctx.scenario.steps):
                     ctx.note(
                         f"Across turns \u201cthe active player\u201d of {self.number}.3 changes from turn to turn. Reading taken: the "
                         "active player when the loop began."
@@ -224,9 +314,12 @@ class Cr2009(Ruleset):
                     f"the game state would repeat {repeat.describe()}, but {proposer}, {who}, stops sooner of their own accord.",
                 )
         decision = self._propose(ctx, proposer, end, involved)
-        if per_player:
-            return Decision(decision.result, decision.point, decision.deviates, per_player=tuple(per_player))
-        return decision
+        forced_by_rule = repeat is not None and end != own and decision.deviates == proposer and decision.point == end
+        stopped_by = StoppedBy.RULE if forced_by_rule else None
+        return Decision(
+            decision.result, decision.point, decision.deviates,
+            per_player=tuple(per_player) if per_player else None, stopped_by=stopped_by,
+        )
 
     def first_repeat(self, ctx: Settlement) -> CutPoint | None:
         """Where the game state first repeats (729.3), if it does."""
@@ -284,16 +377,22 @@ class Cr2009Sept(Cr2009):
 
     def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
         """The active player, or the first involved player in turn order."""
-        return involved[0]
+        active = self.active_at_repeat(ctx)
+        if active in involved:
+            return active
+        order = ctx.scenario.players
+        start = order.index(active)
+        return next(p for p in order[start:] + order[:start] if p in involved)
 
 
 class Cr2024(Cr2009Sept):
-    """CR 729 "Taking Shortcuts", text of 2024-06-07 (the current CR; renumbered 730, then 731).
+    """CR 729 "Taking Shortcuts", text of 2024-06-07 (the current CR; renumbered 730, 731, 732).
 
     The same rules as the multiplayer text of 2009-09-04, renumbered (713 became 729 by way of
     714 .. 728) and with 729.1c (since 2018-07-13 as 720.1c): in a tournament the Tournament Rules
-    take precedence.  Still in force: renumbered 730 on 2025-04-04 and 731 on 2025-07-25, with
-    only the examples' wording changed (text of 2026-01-16).
+    take precedence.  Still in force: renumbered 730 on 2025-04-04, 731 on 2025-07-25 (only the
+    examples' wording changed, text of 2026-01-16) and 732 on 2026-04-17, when rule 722
+    "Preparation Cards" was inserted (the same text as 2026-01-16's, number masked).
     """
 
     key = "cr-2024"

@@ -209,3 +209,15 @@ def test_the_parts_of_a_scenario_are_immutable_values():
         with pytest.raises(FrozenInstanceError):
             part.__setattr__(next(iter(vars(part))), None)
     assert len({Unless("Bob", "pays {1}"), Unless("Bob", "pays {1}")}) == 1
+
+
+def test_choosers_are_the_involved_players_with_a_choice_only_choosers_take_no_action():
+    # DOMAIN.md section 6: who keeps the loop going by a choice, and who by nothing but choices
+    toml = TOGGLE.replace('does = "loses flying"\noptional = true', 'does = "loses flying"\noptional = true\nchoice = true')
+    facts = scenario(toml).scenario.facts
+    assert (facts.choosers, facts.only_choosers) == (("Bob",), ("Bob",))
+    assert facts.choice_points("Bob") == (1,) and facts.choice_points("Alice") == ()
+    acting = toml + '[[step]]\nby = "Bob"\ndoes = "pays 1 life"\noptional = true\n'
+    facts = scenario(acting).scenario.facts
+    assert (facts.choosers, facts.only_choosers) == (("Bob",), ())
+    assert scenario(TOGGLE).scenario.facts.choosers == ()
