@@ -684,25 +684,13 @@ class Ruleset:
         transcript; a note says who would have stopped the loop, and when.
         """
         end = ctx.facts.end
+        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.loop.ends_when):
+            return self._sets_run_to_end(ctx, decision, before, end)
         if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
             if end is not None and decision.result is Result.UNSPECIFIED:
                 ctx.note(f"Left alone, the loop would end by itself {end.describe()}.")
             return decision
-        first = min((c for c in (decision.counts or {}).values() if c is not UNBOUNDED), default=UNBOUNDED)
-        all_running = first is UNBOUNDED or ctx.facts.position(end) <= first * ctx.facts.size
-        if decision.counts is not None and not all_running:
-            # The end comes, if at all, after some sets have stopped: follow the sets that still run.
-            hit = ctx.facts.end_with_counts(decision.counts)
-            if hit is None:
-                return decision
-            reached, state = hit
-            ctx.rollback(before)
-            what = ctx.end_words()
-            ctx.say(self.ends_rule or self.loop_rule, f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).", quote=self.loop_quote() if not self.ends_rule else self.ends_rule)
-            ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
-            self._ends_note(ctx)
-            return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
-        elif decision.point is not None and not decision.point.unbounded:
+        if decision.point is not None and not decision.point.unbounded:
             if ctx.facts.position(end) > ctx.facts.position(decision.point):
                 return decision
         ctx.rollback(before)
@@ -712,6 +700,52 @@ class Ruleset:
         elif decision.deviates:
             ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it later.")
         return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
+
+    def _sets_run_to_end(
+        self, ctx: Settlement, decision: Decision, before: tuple[int, int, int, int], end: CutPoint | None
+    ) -> Decision:
+        """Independent sets, each run its own number of times, in a loop that may end by itself.
+
+        No text says how separate sets of actions interleave; the readings taken (README, "The
+        rulesets") are:
+
+        * the sets run side by side, iteration by iteration, each step in its place in the loop,
+          and a set drops out once it has run its own number of times (a set whose number is 0
+          never runs);
+        * while every set still runs, that is the loop itself, so its end, if it comes by then,
+          is the whole loop's (:attr:`LoopFacts.end`, a single cut point);
+        * once a set has stopped, the sets still running are a different, smaller loop, which can
+          end where the whole loop never would (the stopped set was the one undoing the others'
+          progress) and run past a bound the whole loop would have reached: the end is where that
+          smaller loop first makes the bound hold (:meth:`LoopFacts.end_with_counts`), and each set
+          is reported with the number of times it was performed by then.
+        """
+        facts = ctx.facts
+        first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
+        if end is not None and (first is UNBOUNDED or facts.position(end) <= first * facts.size):
+            # Every set is still running when the bound first holds: the whole loop's end.
+            ctx.rollback(before)
+            self.ends(ctx, end)
+            return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
+        hit = facts.end_with_counts(decision.counts)
+        if hit is None:
+            return decision
+        reached, state = hit
+        ctx.rollback(before)
+        what = ctx.end_words()
+        ctx.say(
+            self.ends_rule or self.loop_rule,
+            f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).",
+            quote=self.ends_rule or self.loop_quote(),
+        )
+        ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
+        if end is None:
+            ctx.note(
+                "With every set running the loop would never end; it ends because a set that had run its own "
+                "number of times stopped."
+            )
+        self._ends_note(ctx)
+        return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:
         """Record the loop ending by itself (each ruleset says which of its rules admits that)."""
