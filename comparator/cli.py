@@ -7,7 +7,7 @@ and the terminal; every file it writes is written whole or not at all.
 
 from __future__ import annotations
 
-import functools
+import contextlib
 import os
 import sys
 import tempfile
@@ -62,15 +62,39 @@ def _rulesets(keys):
 
 def _scenarios(paths):
     from .library import resolve
-    from .loader import ScenarioError
+    from .loader import MAX_BYTES, ScenarioError, parse_bytes
 
+    if list(paths).count("-") > 1:
+        raise InputError("-: standard input can be read only once")
     out = []
     try:
         for p in paths:
-            out.extend(resolve(p))
+            if p == "-":
+                # At most one byte more than a file may hold: an endless stream is refused at once.
+                raw = click.get_binary_stream("stdin").read(MAX_BYTES + 1)
+                out.append(parse_bytes(raw, "<stdin>", "stdin", file="<stdin>"))
+            else:
+                out.extend(resolve(p))
     except ScenarioError as exc:
         raise InputError(str(exc)) from None
     return out
+
+
+# Report formats by the extension of -o's file, used when -f is not given.
+EXTENSIONS = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
+
+
+def _format(fmt: str | None, output: str | None) -> str:
+    """The format asked for, else the one -o's extension names, else markdown."""
+    if fmt:
+        return fmt
+    return EXTENSIONS.get(Path(output).suffix.lower(), "md") if output and output != "-" else "md"
+
+
+def _colour(ctx: click.Context) -> None:
+    """No colour when NO_COLOR is set to anything but the empty string (https://no-color.org)."""
+    if os.environ.get("NO_COLOR", ""):
+        ctx.color = False
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -116,25 +140,34 @@ def _emit(text: str, output: str | None) -> None:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and exit.")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Settle Magic: The Gathering loops under every era's rules, side by side.
 
-    A scenario is a TOML file describing one loop (see the README, "Scenario files"), or the
-    name of a built-in scenario (see 'loopcompare scenarios').
+    A scenario is a TOML file describing one loop (see the README, "Scenario files"), the
+    name of a built-in scenario (see 'loopcompare scenarios'), or - for standard input.
+    Colour (on a terminal) is off when NO_COLOR is set.
     """
+    _colour(ctx)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
 @click.option("--as-of", "as_of", metavar="DATE", help="Compare under the rules in force on DATE (YYYY-MM-DD, from 1998-03-31): the CR, and the MTR where one existed.")
-def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
+@click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
+@click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
+@click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
+def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only, mermaid) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
 
+    fmt = _format(fmt, output)
+    if table_only and fmt == "json":
+        raise InputError("--table-only: JSON always has whole outcomes; use -f md or -f html")
     rulesets = _rulesets(keys)
     if as_of:
         from loopcompare.rulesets.history import as_of as in_force
@@ -147,7 +180,7 @@ def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
             click.echo(f"note: {note}", err=True)
         rulesets = tuple(dict.fromkeys((chosen.rulesets + rulesets) if keys else chosen.rulesets))
     comparisons = [run(s, rulesets) for s in _scenarios(paths)]
-    _emit(render(comparisons, fmt, only_differences=only_differences), output)
+    _emit(render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid), output)
 
 
 @main.command()
@@ -169,11 +202,11 @@ def check(paths) -> None:
         fields = sum(len(f) for f in sf.expect.values())
         if problems:
             failed += 1
-            click.echo(f"FAIL {sf.file}")
+            click.secho(f"FAIL {sf.file}", fg="red", bold=True)
             for problem in problems:
                 click.echo(f"  {problem}")
         else:
-            click.echo(f"ok   {sf.file}: {len(sf.expect)} rulesets, {fields} expectations")
+            click.echo(click.style("ok", fg="green") + f"   {sf.file}: {len(sf.expect)} rulesets, {fields} expectations")
     if failed:
         click.echo(f"{failed} scenario(s) failed their expectations", err=True)
         sys.exit(1)
@@ -314,12 +347,13 @@ def render_timelines(timelines, fmt: str) -> str:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 def timeline(paths, fmt, output) -> None:
     """Settle each scenario under every era in order: when did its outcome change, and why?"""
     from .timeline import build
 
+    fmt = _format(fmt, output)
     rulesets = _registry().rulesets
     timelines = [build(sf, rulesets) for sf in _scenarios(paths)]
     _emit(render_timelines(timelines, fmt), output)
@@ -332,19 +366,26 @@ def render_atlas(atlas, fmt: str) -> str:
     return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
 
 
-def build_atlas(rulesets, jobs: int | None):
+def _progress(length: int, label: str):
+    """A progress bar on stderr when stderr is a terminal; otherwise nothing is shown."""
+    stream = click.get_text_stream("stderr")
+    return click.progressbar(length=length, label=label, file=stream) if stream.isatty() else None
+
+
+def build_atlas(rulesets, jobs: int | None, progress: bool = True):
     """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise)."""
     from . import atlas as atlases
 
-    if not sys.stderr.isatty():
+    bar = _progress(len(atlases.shapes()), "settling loops") if progress else None
+    if bar is None:
         return atlases.build(rulesets, jobs=jobs)
-    with click.progressbar(length=len(atlases.shapes()), label="settling loops", file=sys.stderr) as bar:
+    with bar:
         return atlases.build(rulesets, jobs=jobs, progress=bar.update)
 
 
 @main.command()
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
 @click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
@@ -352,6 +393,7 @@ def atlas(keys, fmt, output, jobs, examples_dir) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import atlas as atlases
 
+    fmt = _format(fmt, output)
     rulesets = _rulesets(keys)
     if len(rulesets) < 2:
         raise InputError("the atlas compares two or more rulesets")
@@ -368,17 +410,19 @@ def atlas(keys, fmt, output, jobs, examples_dir) -> None:
     _emit(text, output)
 
 
-@functools.lru_cache(maxsize=1)
-def _mission_atlas():
+_ATLASES: dict = {}
+
+
+def _mission_atlas(progress: bool = False):
     """The gallery's atlas (the four mission rulesets), built once per process."""
-    from . import atlas as atlases
+    if "mission" not in _ATLASES:
+        _ATLASES["mission"] = build_atlas(_registry().select([]), None, progress)
+    return _ATLASES["mission"]
 
-    return atlases.build(_registry().select([]))
 
-
-def gallery_files() -> dict[str, str]:
+def gallery_files(progress: bool = False) -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
-    and its timeline under every era (``timelines/``)."""
+    and its timeline under every era (``timelines/``); with ``progress``, bars on a terminal."""
     from loopcompare.rulesets.registry import BUILTIN
 
     from .compare import compare as run
@@ -391,12 +435,16 @@ def gallery_files() -> dict[str, str]:
     scenarios = [load_builtin(n) for n in names()]
     comparisons = [run(sf, rulesets) for sf in scenarios]
     files: dict[str, str] = {}
-    for sf, c in zip(scenarios, comparisons):
-        timeline = build(sf, eras)
-        for fmt in FORMATS:
-            files[f"{c.scenario.id}.{fmt}"] = render([c], fmt)
-            files[f"timelines/{c.scenario.id}.{fmt}"] = render_timelines([timeline], fmt)
-    atlas = _mission_atlas()
+    bar = _progress(len(scenarios), "rendering reports") if progress else None
+    with bar or contextlib.nullcontext():
+        for sf, c in zip(scenarios, comparisons):
+            timeline = build(sf, eras)
+            for fmt in FORMATS:
+                files[f"{c.scenario.id}.{fmt}"] = render([c], fmt)
+                files[f"timelines/{c.scenario.id}.{fmt}"] = render_timelines([timeline], fmt)
+            if bar is not None:
+                bar.update(1)
+    atlas = _mission_atlas(progress)
     for fmt in FORMATS:
         files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
     title = "loopcompare gallery: the built-in loops under every ruleset"
@@ -412,12 +460,12 @@ def gallery_files() -> dict[str, str]:
 @click.option("--dir", "folder", default="reports", show_default=True, type=click.Path(file_okay=False), help="The gallery folder.")
 def gallery(check_only, folder) -> None:
     """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
-    files = gallery_files()
+    files = gallery_files(progress=True)
     root = Path(folder)
     if check_only:
         stale = [name for name, text in files.items() if not (root / name).is_file() or (root / name).read_bytes() != text.encode("utf-8")]
         for name in stale:
-            click.echo(f"stale: {root / name}")
+            click.secho(f"stale: {root / name}", fg="yellow")
         if root.is_dir():
             extra = sorted(
                 p.relative_to(root).as_posix()

@@ -6,6 +6,8 @@ expected; unknown keys anywhere are errors, so a typo is never silently ignored.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -139,7 +141,9 @@ class _Parser:
     def keys(self, table: Mapping, allowed: set[str], section: str, prefix: str = "") -> None:
         unknown = sorted(set(table) - allowed)
         if unknown:
-            self.fail(_at(section, f"{prefix}.{unknown[0]}" if prefix else unknown[0]), f"unknown key; expected one of {', '.join(sorted(allowed))}")
+            close = difflib.get_close_matches(unknown[0], sorted(allowed), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            self.fail(_at(section, f"{prefix}.{unknown[0]}" if prefix else unknown[0]), f"unknown key{hint}; expected one of {', '.join(sorted(allowed))}")
 
     def text(self, value, where: str, *, required: bool = True) -> str:
         if not isinstance(value, str):

@@ -237,9 +237,12 @@ def markup_problems(tokens: list[Token], *, links: bool, state_names=None) -> li
             problems.append(f"setext heading {t.markup!r}")
         if t.type == "link_open" and not links:
             problems.append(f"link to {t.attrs.get('href')!r}")
-    for t in tokens:
+    for before, t in zip([None, *tokens], tokens):
         if t.type != "inline":
             continue
+        kids = [c.type for c in t.children if c.type != "text" or c.content.strip()]
+        if before is not None and before.type == "td_open" and kids[:1] == ["strong_open"] and kids[-1:] == ["strong_close"] and kids.count("strong_open") == 1:
+            continue  # a whole cell in bold: the renderer's mark of a cell that differs from its row
         stack: list[tuple[str, list[str]]] = []
         for c in t.children:
             if c.type in ("strong_open", "em_open"):
