@@ -135,6 +135,51 @@ def describe_shape(n, order, independent, grows, feature, who) -> str:
     return text + extra
 
 
+#: The kinds of loop the heat map splits the space into: a loop with a feature is of that
+#: feature's kind, a loop without one of its structure's.  (key, words), in display order.
+KINDS = (
+    ("mandatory", "mandatory (nobody involved)"),
+    ("one", "one player involved"),
+    ("dependent", "several, dependent"),
+    ("independent", "several, independent"),
+    ("unless", "an 'unless' cost"),
+    ("breaker", "a breaker"),
+    ("ends", "ends by itself"),
+    ("random", "a random step"),
+    ("conditional", "a conditional step"),
+    ("across_turns", "across turns"),
+    ("across_turns_changing", "across turns, changing"),
+    ("restart", "restarted"),
+    ("hidden_choice", "a hidden choice"),
+)
+
+
+def kind(doc: dict) -> str:
+    """The kind of a generated loop (a key of :data:`KINDS`), read back from its document."""
+    steps, loop = doc["step"], doc.get("loop", {})
+    for feature in ("random", "conditional"):
+        if any(s.get(feature) for s in steps):
+            return feature
+    if any(s.get("hidden") for s in steps):
+        return "hidden_choice"
+    if any("unless" in s for s in steps):
+        return "unless"
+    if doc.get("breaker"):
+        return "breaker"
+    if "ends_when" in loop:
+        return "ends"
+    if loop.get("spans_turns"):
+        return "across_turns_changing" if loop.get("meaningful_change") else "across_turns"
+    if loop.get("shortcut_before"):
+        return "restart"
+    involved = sum(1 for s in steps if s.get("optional"))
+    if involved == 0:
+        return "mandatory"
+    if involved == 1:
+        return "one"
+    return "independent" if loop.get("independent") else "dependent"
+
+
 def shapes(max_players: int = 4) -> list[dict]:
     """Every loop shape (without intents), smallest first: by players, then steps."""
     out = []
@@ -226,28 +271,41 @@ def _settle_shapes(args) -> tuple[dict, list[int], int, int]:
     classes: dict = {}
     pairs = [0] * (len(keys) * len(keys))
     by_players: dict[int, list[int]] = {}
+    # kind -> [loops, {pair: [disagreeing loops, first index, signature of that first loop]}]
+    by_kind: dict[str, list] = {}
     for shape, offset in zip(shape_docs, offsets):
         tally = by_players.setdefault(len(shape["players"]), [0, 0])
+        cell = by_kind.setdefault(kind(shape), [0, {}])
         for i, doc in enumerate(with_intents(shape)):
             sf = parse_document(doc, "atlas.toml", "atlas")
             sig = signature(compare(sf, rulesets))
             tally[0] += 1
             tally[1] += agrees(sig)
+            cell[0] += 1
             entry = classes.get(sig)
             if entry is None:
                 classes[sig] = [1, offset + i, doc]
             else:
                 entry[0] += 1
-            _count_pairs(sig, pairs, len(keys))
-    return classes, pairs, by_players, len(shape_docs)
+            for pair in _disagreeing_pairs(sig, len(keys)):
+                pairs[pair] += 1
+                found = cell[1].get(pair)
+                if found is None:
+                    cell[1][pair] = [1, offset + i, sig]
+                else:
+                    found[0] += 1
+    return classes, pairs, by_players, len(shape_docs), by_kind
 
 
-def _count_pairs(sig: tuple, pairs: list[int], n: int) -> None:
+def _disagreeing_pairs(sig: tuple, n: int) -> list[int]:
+    """The pairs of rulesets (as ``a * n + b``, a < b) that disagree in this signature."""
     results, *parts = sig
-    for a in range(n):
-        for b in range(a + 1, n):
-            if results[a] != results[b] or any(p[a] != p[b] for p in parts if p[a] >= 0 and p[b] >= 0):
-                pairs[a * n + b] += 1
+    return [
+        a * n + b
+        for a in range(n)
+        for b in range(a + 1, n)
+        if results[a] != results[b] or any(p[a] != p[b] for p in parts if p[a] >= 0 and p[b] >= 0)
+    ]
 
 
 @dataclass(frozen=True)
@@ -261,6 +319,9 @@ class Atlas:
     pairs: tuple[tuple[str, str, int], ...]
     by_players: tuple[tuple[int, int, int], ...]
     """(players, scenarios, scenarios where every ruleset agrees)."""
+    by_kind: tuple[tuple[str, int, tuple[tuple[int, int | None], ...]], ...] = ()
+    """Per kind of loop (:data:`KINDS` order): (kind, loops, and per pair in :attr:`pairs` order
+    (disagreeing loops, the 1-based class of the smallest such loop, or None))."""
 
     def examples(self) -> list[ScenarioFile]:
         """Each listed class's smallest example, as a scenario (``class-1`` is the largest class)."""
@@ -288,9 +349,21 @@ def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: 
     merged: dict = {}
     pairs = [0] * (len(keys) * len(keys))
     by_players: dict[int, list[int]] = {}
+    by_kind: dict[str, list] = {}
 
     def absorb(result) -> None:
-        classes, part_pairs, tallies, done = result
+        classes, part_pairs, tallies, done, kinds = result
+        for name, (count, cells) in kinds.items():
+            mine = by_kind.setdefault(name, [0, {}])
+            mine[0] += count
+            for pair, (n, first, sig) in cells.items():
+                entry = mine[1].get(pair)
+                if entry is None:
+                    mine[1][pair] = [n, first, sig]
+                else:
+                    entry[0] += n
+                    if first < entry[1]:
+                        entry[1], entry[2] = first, sig
         for n, (count, agreeing) in tallies.items():
             tally = by_players.setdefault(n, [0, 0])
             tally[0] += count
@@ -325,7 +398,21 @@ def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: 
     n = len(keys)
     pair_rows = tuple((keys[a], keys[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
     players = tuple((n, t[0], t[1]) for n, t in sorted(by_players.items()))
-    return Atlas(tuple(rulesets), total, agreeing, tuple(listed), pair_rows, players)
+    number = {c.signature: i for i, c in enumerate(listed, 1)}
+    kinds = tuple(
+        (
+            name,
+            by_kind[name][0],
+            tuple(
+                (cell[0], number[cell[2]]) if (cell := by_kind[name][1].get(a * n + b)) else (0, None)
+                for a in range(n)
+                for b in range(a + 1, n)
+            ),
+        )
+        for name, _ in KINDS
+        if name in by_kind
+    )
+    return Atlas(tuple(rulesets), total, agreeing, tuple(listed), pair_rows, players, kinds)
 
 
 # --- words --------------------------------------------------------------------------------------

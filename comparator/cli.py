@@ -71,7 +71,7 @@ def _scenarios(paths):
         for p in paths:
             if p == "-":
                 # At most one byte more than a file may hold: an endless stream is refused at once.
-                raw = click.get_binary_stream("stdin").read(MAX_BYTES + 1)
+                raw = sys.stdin.buffer.read(MAX_BYTES + 1)
                 out.append(parse_bytes(raw, "<stdin>", "stdin", file="<stdin>"))
             else:
                 out.extend(resolve(p))
@@ -95,6 +95,22 @@ def _colour(ctx: click.Context) -> None:
     """No colour when NO_COLOR is set to anything but the empty string (https://no-color.org)."""
     if os.environ.get("NO_COLOR", ""):
         ctx.color = False
+
+
+def _complete_paths(ctx, param, incomplete: str):
+    """Shell completion for PATH: built-in scenario names, then files and folders."""
+    from click.shell_completion import CompletionItem
+
+    from .library import names
+
+    return [CompletionItem(n) for n in names() if n.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+
+
+def _complete_rulesets(ctx, param, incomplete: str):
+    """Shell completion for -r: ruleset keys, their aliases and 'all'."""
+    reg = _registry()
+    words = ["all", *reg.keys(), *(a for r in reg.rulesets for a in r.aliases)]
+    return [w for w in dict.fromkeys(words) if w.startswith(incomplete)]
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -152,8 +168,8 @@ def main(ctx: click.Context) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
@@ -184,7 +200,7 @@ def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 def check(paths) -> None:
     """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
     from .compare import check as run_check
@@ -216,7 +232,7 @@ def check(paths) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 def validate(paths) -> None:
     """Validate scenario files; exit 2 if any is invalid (each error is reported)."""
     bad = 0
@@ -346,7 +362,7 @@ def render_timelines(timelines, fmt: str) -> str:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 def timeline(paths, fmt, output) -> None:
@@ -368,7 +384,7 @@ def render_atlas(atlas, fmt: str) -> str:
 
 def _progress(length: int, label: str):
     """A progress bar on stderr when stderr is a terminal; otherwise nothing is shown."""
-    stream = click.get_text_stream("stderr")
+    stream = sys.stderr
     return click.progressbar(length=length, label=label, file=stream) if stream.isatty() else None
 
 
@@ -384,7 +400,7 @@ def build_atlas(rulesets, jobs: int | None, progress: bool = True):
 
 
 @main.command()
-@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")

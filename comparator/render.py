@@ -203,6 +203,7 @@ def _environment():
     )
     env.filters["dates"] = _dates
     env.globals["loop_svg"] = _loop_svg
+    env.globals["timeline_svg"] = _timeline_svg
     return env
 
 
@@ -214,6 +215,15 @@ def _dates(text):
     from markupsafe import Markup, escape
 
     return Markup(_DATE.sub(lambda m: f'<span class="date">{m.group(0)}</span>', str(escape(text))))
+
+
+def _timeline_svg(timeline, id_prefix: str):
+    """The timeline chart as inline SVG, trusted markup (:mod:`.charts` escapes every text in it)."""
+    from markupsafe import Markup
+
+    from .charts import timeline_svg
+
+    return Markup(timeline_svg(timeline, id_prefix))
 
 
 def _loop_svg(diagram, id_prefix: str):
@@ -335,7 +345,23 @@ def timeline_json(timelines) -> str:
 
 
 def _share(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "\u2014"
+    """A share in per cent to a useful precision: one decimal from 1%, two significant digits
+    below it (a class of one loop in 42,327 is "0.0024%", not "0.0%"), never rounded to 0 or 100."""
+    if not whole:
+        return "\u2014"
+    if part in (0, whole):
+        return f"{100 * part // whole}%"
+    decimals = 1
+    while 100 * part * 10**decimals < 10 * whole:  # fewer than two significant digits shown
+        decimals += 1
+    while f"{100 * part / whole:.{decimals}f}" == "100." + "0" * decimals:
+        decimals += 1
+    return f"{100 * part / whole:.{decimals}f}%"
+
+
+def heat_level(part: int, whole: int) -> int:
+    """A heat-map cell's shade, 0 (none disagree) to 5 (nearly all), by fifths."""
+    return 0 if not part or not whole else min(5, 1 + 5 * part // (whole + 1))
 
 
 def atlas_markdown(atlas) -> str:
@@ -358,6 +384,9 @@ def atlas_markdown(atlas) -> str:
     out.append("## How often each pair of rulesets disagrees\n")
     by_key = {r.key: r.name for r in atlas.rulesets}
     out.append(md_table(["Rulesets", "Disagree", "Share"], [[f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)] for a, b, n in atlas.pairs]) + "\n")
+    out.append("## Where each pair disagrees, by kind of loop\n")
+    out.append("Each cell: the share of loops of that kind on which the two rulesets disagree, and the class of the smallest such loop.\n")
+    out.append(md_table(["Kind of loop", "Loops"] + [f"{by_key[a]} / {by_key[b]}" for a, b, _ in atlas.pairs], [_heat_row(row, Raw) for row in heat_map(atlas)]) + "\n")
     out.append("## Classes of disagreement\n")
     rows = [[Raw(f"[{i}](#class-{i})"), f"{c.count:,}", _share(c.count, atlas.total), atlases.sentence(atlas, c)] for i, c in enumerate(atlas.classes, 1)]
     out.append(md_table(["Class", "Loops", "Share", "What differs"], rows) + "\n")
@@ -370,6 +399,23 @@ def atlas_markdown(atlas) -> str:
         view = comparison_view(comparison, f"class-{i}-example")
         _markdown_comparison(view, 3, out, anchor=False, quotes=False)
     return _finish("\n".join(out))
+
+
+def heat_map(atlas) -> list[tuple[str, str, list[tuple[str, int, int | None]]]]:
+    """The atlas's heat map: per kind of loop, its words, its size, and per pair of rulesets
+    (share, shade 0-5, the class of its smallest disagreeing loop or None)."""
+    from .atlas import KINDS
+
+    words = dict(KINDS)
+    return [
+        (words[name], f"{total:,}", [(_share(count, total), heat_level(count, total), number) for count, number in cells])
+        for name, total, cells in atlas.by_kind
+    ]
+
+
+def _heat_row(row, raw) -> list:
+    words, total, cells = row
+    return [words, total] + [raw(f"[{share}](#class-{number})") if number else share for share, _, number in cells]
 
 
 def atlas_html(atlas) -> str:
@@ -398,6 +444,7 @@ def atlas_html(atlas) -> str:
         pairs=[(f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)) for a, b, n in atlas.pairs],
         players=[(n, f"{t:,}", f"{a:,} ({_share(a, t)})") for n, t, a in atlas.by_players],
         agreeing=f"{atlas.agreeing:,} ({_share(atlas.agreeing, atlas.total)})",
+        heat=heat_map(atlas),
     )
 
 
@@ -426,6 +473,10 @@ def atlas_json(atlas) -> str:
         "agreeing": atlas.agreeing,
         "by_players": [{"players": n, "total": t, "agreeing": a} for n, t, a in atlas.by_players],
         "pairs": [{"rulesets": [a, b], "disagree": n} for a, b, n in atlas.pairs],
+        "by_kind": [
+            {"kind": name, "total": total, "pairs": [{"rulesets": [a, b], "disagree": count, "smallest_class": number} for (a, b, _), (count, number) in zip(atlas.pairs, cells)]}
+            for name, total, cells in atlas.by_kind
+        ],
         "classes": classes,
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"

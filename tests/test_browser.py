@@ -394,6 +394,20 @@ def test_dates_never_wrap_inside_themselves(measured):
     assert not wrapped, wrapped
 
 
+# Printed, the long reports keep to a sensible number of pages: long lists are collapsed in
+# <details> (which print closed), and the summaries print. Before that, the atlas printed as 349
+# pages and the index as 86.
+PAGE_BUDGETS = {"atlas.html": 80, "index.html": 60, "flying-relents.html": 8}
+
+
+@pytest.mark.parametrize("name", sorted(PAGE_BUDGETS))
+def test_long_reports_print_in_a_sensible_number_of_pages(chromium, tmp_path, name):
+    pdf = tmp_path / "out.pdf"
+    chromium(tmp_path, "--no-pdf-header-footer", f"--print-to-pdf={pdf}", (REPORTS / name).as_uri())
+    pages = max(int(n) for n in re.findall(rb"/Count (\d+)", pdf.read_bytes()))  # the page tree's root counts them all
+    assert 1 <= pages <= PAGE_BUDGETS[name], f"{name}: {pages} pages"
+
+
 # --- static accessibility checks -------------------------------------------------------------------
 
 
