@@ -470,7 +470,11 @@ def test_atlas_cells_match_atlas_json():
     found = tables(tokens)
 
     def share(part, whole):
-        return f"{100 * part / whole:.1f}%"
+        # One decimal from 1%, two significant digits below it; none and all exactly.
+        if part in (0, whole):
+            return f"{100 * part // whole}%"
+        pct = 100 * part / whole
+        return f"{pct:.1f}%" if pct >= 1 else f"{pct:#.2g}%"
 
     def rows(header):
         (table,) = [t for t in found if [plain(c) for c in t["header"]] == header]
@@ -486,6 +490,10 @@ def test_atlas_cells_match_atlas_json():
     assert rows(["Class", "Loops", "Share", "What differs"]) == [
         [str(c["class"]), f"{c['count']:,}", share(c["count"], doc["total"]), c["sentence"]] for c in doc["classes"]
     ]
+    pairs = [f"{names[a]} / {names[b]}" for a, b in (p["rulesets"] for p in doc["pairs"])]
+    assert rows(["Kind of loop", "Loops"] + pairs)[0][1] == f"{doc['by_kind'][0]['total']:,}"
+    for row, kind in zip(rows(["Kind of loop", "Loops"] + pairs), doc["by_kind"]):
+        assert row[2:] == [share(p["disagree"], kind["total"]) for p in kind["pairs"]], kind["kind"]
     examples = outcome_tables(tokens)
     assert len(examples) == len(doc["classes"])
     for table, cls in zip(examples, doc["classes"]):
