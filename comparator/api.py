@@ -10,6 +10,7 @@ never a silent draw).
 from __future__ import annotations
 
 from os import PathLike
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence, Union
 
 from loopcompare.rulesets import Outcome, Ruleset, Scenario
@@ -29,7 +30,7 @@ RulesetLike = Union[Ruleset, str]
 
 def load(path: str | PathLike[str]) -> ScenarioFile:
     """Load and validate a scenario file (TOML, format 1 or 2)."""
-    return loader.load(path)
+    return loader.load(Path(path))
 
 
 def loads(text: str, name: str = "<text>") -> ScenarioFile:

@@ -89,26 +89,30 @@ def timeline_svg(timeline, id_prefix: str, years: tuple[int, int] | None = None)
                 f'<rect class="tl-band tl-o{n % len(PALETTE)}" x="{x0}" y="{by}" width="{max(1, x1 - x0)}" height="{height}" '
                 f'fill="{PALETTE[n % len(PALETTE)]}" stroke="currentColor" stroke-width="1"{dash}/>'
             )
-            if x1 - x0 >= 14 and height >= 12:
-                body.append(_text((x0 + x1) // 2, by + height // 2 + 4, chr(ord("A") + n) if n < 26 else str(n + 1), bold=True, anchor="middle"))
+            # The letter, smaller in a narrow band (a band too narrow for any is a few weeks long).
+            letter = chr(ord("A") + n) if n < 26 else str(n + 1)
+            size = 11 if x1 - x0 >= 14 and height >= 12 else 9 if x1 - x0 >= 8 and height >= 10 else 0
+            if size:
+                body.append(_text((x0 + x1) // 2, by + height // 2 + size // 3, letter, size=size, bold=True, anchor="middle"))
             names_in = ", ".join(r.name for r in p.rulesets)
             alt.append(f"{line.name}, {p.span}: {names_in}: outcome {chr(ord('A') + n) if n < 26 else n + 1}.")
         y = top + ROW
         if index == 0:
             # The CR's loop rule renumberings, as ticks under its row, labels stacked where they'd meet.
-            label_ends = [-1000, -1000, -1000]
+            label_ends = [-1000] * 4
             for date, number in SHORTCUT_RULE_NUMBERS:
                 x = _x(_day(date), first, last)
-                free = [i for i, end in enumerate(label_ends) if x - 10 > end]
+                free = [i for i, end in enumerate(label_ends) if x - 12 > end]
                 level = free[0] if free else label_ends.index(min(label_ends))
                 body.append(f'<path class="lc-line" fill="none" stroke="currentColor" stroke-width="1.5" d="M{x},{y} V{y + 6}"/>')
                 if level:
                     body.append(f'<path class="lc-line" fill="none" stroke="currentColor" stroke-width="1" d="M{x},{y + 6} V{y + 8 + 12 * level}"/>')
                 body.append(_text(x, y + 17 + 12 * level, number, size=10, anchor="middle", cls="lc-text lc-small"))
-                label_ends[level] = x + 10
-            body.append(_text(X1, y + 53, "ticks: the CR's loop rule renumbered", size=10, anchor="end", cls="lc-text lc-small"))
+                label_ends[level] = x + 12
+            levels = 1 + max(i for i, end in enumerate(label_ends) if end > -1000)
+            body.append(_text(X1, y + 17 + 12 * levels, "ticks: the CR's loop rule renumbered", size=10, anchor="end", cls="lc-text lc-small"))
             alt.append("The CR's loop rule: " + ", ".join(f"{n} from {d}" for d, n in SHORTCUT_RULE_NUMBERS) + ".")
-            y += 58
+            y += 22 + 12 * levels
         else:
             y += 8
     # The date axis.

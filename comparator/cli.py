@@ -77,6 +77,9 @@ def _scenarios(paths):
                 out.extend(resolve(p))
     except ScenarioError as exc:
         raise InputError(str(exc)) from None
+    for sf in out:
+        for warning in sf.warnings:
+            click.echo(f"warning: {sf.file}: {warning}", err=True)
     return out
 
 
@@ -194,7 +197,11 @@ def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only
             raise InputError(f"--as-of: {exc}") from None
         for note in chosen.notes:
             click.echo(f"note: {note}", err=True)
-        rulesets = tuple(dict.fromkeys((chosen.rulesets + rulesets) if keys else chosen.rulesets))
+        # One column per key: the text in force that day (renumbered, if so) wins over the -r one.
+        merged: dict = {}
+        for r in (chosen.rulesets + rulesets) if keys else chosen.rulesets:
+            merged.setdefault(r.key, r)
+        rulesets = tuple(merged.values())
     comparisons = [run(s, rulesets) for s in _scenarios(paths)]
     _emit(render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid), output)
 
@@ -233,12 +240,17 @@ def check(paths) -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
-def validate(paths) -> None:
-    """Validate scenario files; exit 2 if any is invalid (each error is reported)."""
+@click.option("--strict", is_flag=True, help="Treat warnings (probable mistakes) as errors.")
+def validate(paths, strict) -> None:
+    """Validate scenario files; exit 2 if any is invalid (every error of a file is reported)."""
     bad = 0
     for path in paths:
         try:
             for sf in _scenarios([path]):
+                if strict and sf.warnings:
+                    bad += 1
+                    click.echo(f"Error: {sf.file}: {len(sf.warnings)} warning(s), errors under --strict", err=True)
+                    continue
                 click.echo(f"ok   {sf.file}: {sf.scenario.title}")
         except InputError as exc:
             bad += 1
@@ -251,7 +263,7 @@ def validate(paths) -> None:
 @click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
 def list_rulesets(diff_key) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
-    from loopcompare.rulesets.history import SHORTCUT_RULE_NUMBERS, lines
+    from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, start_in_words
 
     from .render import md_table
 
@@ -268,15 +280,54 @@ def list_rulesets(diff_key) -> None:
         return
     rows = []
     for r in _registry().rulesets:
-        start, end = r.in_force
         rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
-        rows.append([r.key, r.name, start, end or "in force", rules, r.citation])
+        rows.append([r.key, r.name, start_in_words(r), end_in_words(r) or in_force_today(r), rules, r.citation])
     click.echo(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
     click.echo("")
     for line in lines(reg.rulesets):
         click.echo("line: " + " -> ".join(r.key for r in line))
-    numbers = ", ".join(f"{n} ({d})" for d, n in SHORTCUT_RULE_NUMBERS)
-    click.echo(f"the CR's loop rule, by number: {numbers}")
+    click.echo(f"the CR's loop rule, by number: {numbers_in_words()}")
+
+
+@main.command()
+@click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=click.Path(dir_okay=False))
+@click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
+def sources(files, folder) -> None:
+    """Read official Comprehensive Rules text files: find "Taking Shortcuts", its number and its
+    text, and compare it with the newest text the project knows."""
+    from .crfile import MAX_BYTES, CrFileError, examine, source_file
+
+    exams, errors = [], []
+    for name in files:
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+            exams.append(examine(data, Path(name).name))
+        except CrFileError as exc:
+            errors.append(str(exc))
+        except OSError as exc:
+            errors.append(f"{name}: can't read: {exc.strerror or exc}")
+    for exam in exams:
+        click.echo(exam.report(), nl=False)
+    writes: dict[Path, str] = {}
+    if folder and not Path(folder).is_dir():
+        errors.append(f"{folder}: no such folder (--write)")
+    elif folder and not errors:
+        for exam in exams:
+            target, text = Path(folder) / exam.written_name, source_file(exam)
+            if writes.get(target, text) != text or (target.is_file() and target.read_text(encoding="utf-8", errors="replace") != text):
+                errors.append(f"{target}: already exists with other contents; not overwritten (move it away to write it anew)")
+            writes[target] = text
+    if errors:
+        for error in errors:
+            click.echo(f"Error: {error}", err=True)
+        raise InputError(f"{len(errors)} problem(s) with {len(files)} file(s); nothing was written")
+    for target, text in writes.items():
+        if target.is_file():
+            click.echo(f"unchanged: {target} (already there, the same)")
+            continue
+        _emit(text, str(target))
+        click.echo(f"wrote {target}")
 
 
 @main.command()

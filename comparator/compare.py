@@ -35,11 +35,11 @@ class Comparison:
 
     @property
     def differences(self) -> tuple[str, ...]:
-        """The fields whose values are not all the same (FORMAT.md ``differences``)."""
+        """The fields whose values are not all the same (docs/FORMAT.md ``differences``)."""
         return tuple(f for f in self.fields if len({_hashable(v) for v in self.values(f)}) > 1)
 
     def to_json(self) -> dict:
-        """FORMAT.md's comparison object."""
+        """docs/FORMAT.md's comparison object."""
         return {
             "scenario": {"id": self.scenario.id, "title": self.scenario.scenario.title, "file": self.scenario.file},
             "rulesets": [{"key": r.key, "name": r.name, "effective": r.effective} for r in self.rulesets],

@@ -19,9 +19,10 @@ into an attribute; characters XML forbids become U+FFFD and bidirectional contro
 their code points, so a name can neither break the markup nor reorder the labels around it.
 Colours come from CSS classes and ``currentColor``, so dark mode and print follow the page.
 
-Steps are read through their generic fields (``by``, ``does``, ``optional``, ``choice``,
-``hidden``, ``random``, ``conditional``, ``set``, ``add``, ``unless``), with defaults for any a
-step type lacks, so richer step types (format 2) draw with what they share.
+Steps are read through their fields with a default for each (``getattr``), so format 1 and
+format 2 steps draw alike: format 2's ``mul``, ``requires``, ``times``, ``target``, ``sustains``,
+``turn``, ``ends_loop`` and ``alternative`` and the scenario's ``[[end]]`` entries and ``within``
+add words to the boxes and exits; eliminations are not drawn (an outcome's cut is).
 """
 
 from __future__ import annotations
@@ -47,7 +48,7 @@ class DiagramStep:
     effect: str
     """The step's effect on the state in words ("flying = true; tokens + 1"), or ""."""
     exit: str
-    """An "unless" payment that leaves the loop here ("unless Bob pays {1}"), or ""."""
+    """Ways out at this step ("unless Bob pays {1}", an event that may end the loop), or ""."""
 
 
 @dataclass(frozen=True)
@@ -104,15 +105,61 @@ MINUS = "\u2212"
 def _effect(step) -> str:
     from .report import show
 
-    parts = [f"{k} = {show(v)}" for k, v in getattr(step, "set", {}).items()]
+    parts = [f"needs {k} \u2265 {show(v)}" for k, v in getattr(step, "requires", {}).items()]
+    parts += [f"{k} \u00d7 {show(v)}" for k, v in getattr(step, "mul", {}).items()]
+    parts += [f"{k} = {show(v)}" for k, v in getattr(step, "set", {}).items()]
     parts += [f"{k} {'+' if v >= 0 else MINUS} {show(abs(v))}" for k, v in getattr(step, "add", {}).items()]
+    target = getattr(step, "target", None)
+    if target is not None:
+        parts.append(f"on {', '.join(target.among)} ({target.order})")
+    if getattr(step, "times", 1) != 1:
+        parts.append(f"{show(step.times)} times an iteration")
     return "; ".join(parts)
 
 
 def _kind(step) -> str:
     parts = ["optional" if getattr(step, "optional", False) else "mandatory"]
     parts += [name for name in ("choice", "hidden", "random", "conditional") if getattr(step, name, False)]
+    if not getattr(step, "sustains", True):
+        parts.append("a side benefit")
+    if getattr(step, "turn", ""):
+        parts.append(f"{step.turn}'s turn")
     return ", ".join(parts)
+
+
+def _exits(step) -> str:
+    """Ways out of the loop at this step: an "unless" payment, an event that may end it."""
+    out = []
+    unless = getattr(step, "unless", None)
+    if unless:
+        out.append(f"unless {unless.by} {unless.does}")
+    event = getattr(step, "ends_loop", None)
+    if event is not None:
+        chance = f" (chance {event.chance})" if getattr(event, "chance", None) is not None else ""
+        out.append(f"may end the loop: {event.when}{chance}")
+    alternative = getattr(step, "alternative", "")
+    if alternative:
+        out.append(f"or {step.by} chooses: {alternative}")
+    return "; ".join(out)
+
+
+def _ends(sc) -> str:
+    """How the loop ends by itself, in words: ``[loop].ends_when`` or each ``[[end]]``."""
+    from .report import show
+
+    flags = sc.loop
+    out = []
+    if getattr(flags, "ends_when", None):
+        sign = "\u2264" if flags.ends_when.at_most else "\u2265"
+        text = f"ends by itself when {flags.ends_when.value} {sign} {show(flags.ends_when.bound)}"
+        out.append(text + (f": {flags.ends_with}" if flags.ends_with else ""))
+    for end in getattr(sc, "ends", ()):
+        sign = "\u2264" if end.at_most else "\u2265"
+        text = f"ends by itself when {end.value} {sign} {show(end.bound)}"
+        out.append(text + (f": {end.effect}" if end.effect else "") + (f" ({end.loses} loses)" if getattr(end, "loses", None) else ""))
+    if getattr(flags, "within", "priority") == "resolution":
+        out.append("repeats within one resolution: nobody receives priority inside it")
+    return "; ".join(out)
 
 
 def build(comparison) -> Diagram:
@@ -122,16 +169,8 @@ def build(comparison) -> Diagram:
     sc = comparison.scenario.scenario
     steps = []
     for i, step in enumerate(sc.steps, 1):
-        unless = getattr(step, "unless", None)
-        exit_text = f"unless {unless.by} {unless.does}" if unless else ""
-        steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), _kind(step), _effect(step), exit_text))
-    ends = ""
-    flags = sc.loop
-    if getattr(flags, "ends_when", None):
-        sign = "\u2264" if flags.ends_when.at_most else "\u2265"
-        ends = f"ends by itself when {flags.ends_when.value} {sign} {show(flags.ends_when.bound)}"
-        if flags.ends_with:
-            ends += f": {flags.ends_with}"
+        steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), _kind(step), _effect(step), _exits(step)))
+    ends = _ends(sc)
     groups: dict[tuple, list[str]] = {}
     uncut: list[tuple[str, str]] = []
     for ruleset in comparison.rulesets:

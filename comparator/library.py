@@ -7,12 +7,13 @@ Wherever the command line takes a scenario path it also takes a built-in scenari
 from __future__ import annotations
 
 from importlib import resources
+from importlib.abc import Traversable
 from pathlib import Path
 
 from .loader import ScenarioError, ScenarioFile, load, parse_bytes
 
 
-def _folder():
+def _folder() -> Traversable:
     return resources.files("loopcompare.comparator").joinpath("library")
 
 

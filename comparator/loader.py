@@ -1,7 +1,11 @@
-"""Scenario files: TOML, format 1 (FORMAT.md), validated strictly.
+"""Scenario files: TOML, format 1 and format 2 (docs/FORMAT.md), validated strictly.
 
-Every error is a :class:`ScenarioError` naming the file and the field and saying what was
-expected; unknown keys anywhere are errors, so a typo is never silently ignored.
+Every problem is reported with the file and the field (and the line, where the file shows it)
+and says what was expected; unknown keys anywhere are errors, so a typo is never silently
+ignored.  All the errors of a file are reported at once, in file order, as one
+:class:`ScenarioError` whose ``errors`` lists them.  Things that are probably mistakes but can
+still be settled are *warnings* (:attr:`ScenarioFile.warnings`): the command line prints them
+on stderr, and ``validate --strict`` turns them into errors.
 """
 
 from __future__ import annotations
@@ -11,8 +15,9 @@ import difflib
 import re
 import tomllib
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping, NoReturn
 
 from loopcompare.rulesets import (
     Breaker,
@@ -25,6 +30,7 @@ from loopcompare.rulesets import (
 )
 from loopcompare.rulesets.outcome import Result
 from loopcompare.rulesets.registry import UnknownRuleset, registry
+from loopcompare.rulesets.scenario import End, EndsLoop, Goal, Limits, Target
 
 #: Bounds that keep loading and settling cheap whatever the input (see README, "Limits").
 MAX_BYTES = 1 << 20
@@ -33,32 +39,59 @@ MAX_PLAYERS = 64
 MAX_TEXT = 10_000
 MAX_DIGITS = 1_000
 MAX_KEY_PARTS = 32
+MAX_TIMES = 10_000
+MAX_ERRORS = 50
 
-_TOP_KEYS = {"format", "title", "description", "source", "tags", "players", "active", "state", "step", "loop", "breaker", "intent", "expect"}
-_STEP_KEYS = {"by", "does", "optional", "choice", "hidden", "random", "conditional", "set", "add", "unless"}
-_LOOP_KEYS = {"independent", "spans_turns", "meaningful_change", "shortcut_before", "ends_when", "ends_with"}
-_EXPECT_KEYS = {"result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules"}
+_TOP_KEYS = {"format", "title", "description", "source", "tags", "players", "active", "state", "step", "loop", "breaker", "intent", "expect", "end"}
+_STEP_KEYS_1 = {"by", "does", "optional", "choice", "hidden", "random", "conditional", "set", "add", "unless"}
+_STEP_KEYS_2 = {"mul", "requires", "times", "target", "sustains", "alternative", "ends_loop", "turn"}
+_LOOP_KEYS_1 = {"independent", "spans_turns", "meaningful_change", "shortcut_before", "ends_when", "ends_with"}
+_LOOP_KEYS_2 = {"within"}
+_EXPECT_KEYS_1 = {"result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules"}
+_EXPECT_KEYS_2 = {"ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"}
+_STOPPED_BY = ("intent", "requirement", "rule")
+_TARGET_ORDERS = ("rotate", "each", "fixed")
 _INFINITE_WORDS = {"infinite", "infinity", "inf", "forever", "unbounded", "\u221e"}
+# "INT", "INT^INT", "INT*10^INT": exact integers TOML can't write as literals (docs/FORMAT.md, item 14).
+_BIG = re.compile(r"^(-?[0-9]+)(?:\^([0-9]+)|\*10\^([0-9]+))?$")
 
 
 class ScenarioError(ValueError):
-    """A scenario file that can't be used, with the file, the field, and what was expected."""
+    """A scenario file that can't be used: the file, the field, the line, and what was expected.
 
-    def __init__(self, source: str, where: str, message: str) -> None:
-        super().__init__(f"{source}: {where}: {message}" if where else f"{source}: {message}")
+    One error per problem; ``errors`` holds every problem found in the file (this one first),
+    and ``str()`` gives one line each.
+    """
+
+    def __init__(self, source: str, where: str, message: str, *, line: int | None = None, errors: tuple["ScenarioError", ...] = ()) -> None:
         self.source = source
         self.where = where
         self.message = message
+        self.line = line
+        self.errors: tuple[ScenarioError, ...] = errors or (self,)
+        super().__init__("\n".join(e.one_line() for e in self.errors))
+
+    def one_line(self) -> str:
+        """``file: line N: field: message`` (parts that are unknown are left out)."""
+        parts = [self.source]
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.where:
+            parts.append(self.where)
+        parts.append(self.message)
+        return ": ".join(parts)
 
 
 @dataclass(frozen=True)
 class ScenarioFile:
-    """A loaded scenario with its identity (``id``, from the file name) and its expectations."""
+    """A loaded scenario with its identity (``id``, from the file name), its expectations, and the
+    warnings the loader found (probable mistakes that don't stop it from being settled)."""
 
     id: str
     file: str
     scenario: Scenario
     expect: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
+    warnings: tuple[str, ...] = ()
 
 
 def printable(text: str) -> str:
@@ -104,15 +137,27 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = N
         raise ScenarioError(name, "", f"is not valid TOML: {exc}") from None
     except (ValueError, RecursionError, MemoryError) as exc:
         raise ScenarioError(name, "", f"is not usable TOML: {exc}") from None
-    return parse_document(doc, name, scenario_id, file=file)
+    return _parse(doc, name, scenario_id, file, _Lines(text))
 
 
 def parse_document(doc: Mapping[str, Any], name: str, scenario_id: str, *, file: str | None = None) -> ScenarioFile:
-    """Validate a parsed TOML document."""
+    """Validate a parsed TOML document (there are no lines to point at)."""
+    return _parse(doc, name, scenario_id, file, None)
+
+
+def _parse(doc: Mapping[str, Any], name: str, scenario_id: str, file: str | None, lines: "_Lines | None") -> ScenarioFile:
+    parser = _Parser(name, lines)
     try:
-        return _Parser(name).document(doc, scenario_id, file or name)
+        result = parser.document(doc, scenario_id, file or name)
     except RecursionError:
         raise ScenarioError(name, "", "tables or lists are nested too deeply") from None
+    except _Stop:
+        result = None
+    if parser.errors:
+        first = parser.errors[0]
+        raise ScenarioError(first.source, first.where, first.message, line=first.line, errors=tuple(parser.errors))
+    assert result is not None
+    return result
 
 
 def _refuse_deep_keys(text: str, name: str) -> None:
@@ -127,25 +172,144 @@ def _refuse_deep_keys(text: str, name: str) -> None:
             raise ScenarioError(name, f"line {number}", f"a key with more than {MAX_KEY_PARTS} dotted parts; scenario files never need that many")
 
 
+class _Lines:
+    """Where each table and key of a TOML text starts, to point messages at a line.
+
+    tomllib gives no positions for values, so this reads the text's table headers and ``key =``
+    lines (a light scan, not a second parser): ``find(("step", 2), "by")`` is the line of ``by``
+    in the second ``[[step]]`` table, or that table's header line if the key isn't found.
+    """
+
+    _HEADER = re.compile(r"^\s*(\[\[?)\s*([^\]]+?)\s*\]\]?\s*(?:#.*)?$")
+    _KEY = re.compile(r"^\s*(\"[^\"]*\"|'[^']*'|[A-Za-z0-9_\-]+)\s*[=.]")
+
+    def __init__(self, text: str) -> None:
+        self.tables: dict[tuple[str, int], int] = {}
+        self.keys: dict[tuple[str, int, str], int] = {}
+        counts: dict[str, int] = {}
+        current: tuple[str, int] = ("", 0)
+        depth = 0  # inside a multi-line array or string: no keys there
+        for number, line in enumerate(text.splitlines(), 1):
+            if depth == 0:
+                header = self._HEADER.match(line)
+                if header:
+                    name = header.group(2).strip().strip("\"'")
+                    if header.group(1) == "[[":
+                        counts[name] = counts.get(name, 0) + 1
+                        current = (name, counts[name])
+                    else:
+                        current = (name, 0)
+                    self.tables.setdefault(current, number)
+                    continue
+                key = self._KEY.match(line)
+                if key:
+                    self.keys.setdefault((current[0], current[1], key.group(1).strip("\"'")), number)
+            depth += line.count("[") - line.count("]") if "=" in line or depth else 0
+            depth = max(depth, 0)
+
+    def find(self, table: tuple[str, int], key: str | None) -> int | None:
+        """The line of ``key`` in ``table`` (``("", 0)`` is the top level), else the table's header."""
+        if key is not None:
+            found = self.keys.get((table[0], table[1], key))
+            if found is not None:
+                return found
+        return self.tables.get(table)
+
+
+class _Stop(Exception):
+    """Raised after an error that leaves nothing more to check in the current item."""
+
+
+# Where a message names a field, and the TOML table and key it comes from.
+_WHERE = re.compile(r"^(?:(step|breaker|end) (\d+)|\[(state|loop|intent)\]|\[expect\.([^\]]+)\]|'(players|state|step|intent|expect|loop|breaker|end)'.*)?(?:: )?(?:'([^'.]+)[^']*')?")
+
+
 class _Parser:
-    """One file's validation; ``fail`` raises with the file's name."""
+    """One file's validation: every problem is recorded (``fail`` then abandons the current item)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, lines: _Lines | None = None) -> None:
         self.name = name
+        self.lines = lines
+        self.errors: list[ScenarioError] = []
+        self.warnings: list[str] = []
+        self.format = 1
 
-    def fail(self, where: str, message: str):
-        raise ScenarioError(self.name, where, message)
+    def fail(self, where: str, message: str) -> NoReturn:
+        """Record an error and abandon the item being checked."""
+        self.record(where, message)
+        raise _Stop
+
+    def record(self, where: str, message: str) -> None:
+        """Record an error and go on."""
+        if len(self.errors) >= MAX_ERRORS:
+            raise _Stop
+        self.errors.append(ScenarioError(self.name, where, message, line=self.line_of(where)))
+
+    def warn(self, where: str, message: str) -> None:
+        """Record a warning (an error in a format 2 file when ``strict_in_2``... see :meth:`either`)."""
+        line = self.line_of(where)
+        text = ": ".join([p for p in (f"line {line}" if line else "", where, message) if p])
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+    def either(self, where: str, message: str) -> None:
+        """An error in a format 2 file, a warning in a format 1 file (docs/FORMAT.md, "Format 2")."""
+        if self.format >= 2:
+            self.record(where, message)
+        else:
+            self.warn(where, message + " (a warning in format 1; an error with format = 2)")
+
+    def line_of(self, where: str) -> int | None:
+        """The line a field name points at, when the text is known."""
+        if self.lines is None:
+            return None
+        m = _WHERE.match(where)
+        if not m:
+            return None
+        kind, number, section, expect, top, key = m.groups()
+        if kind:
+            return self.lines.find((kind, int(number)), key)
+        if section:
+            return self.lines.find((section, 0), key)
+        if expect:
+            return self.lines.find((f"expect.{expect}", 0), key)
+        if top:
+            return self.lines.find(("", 0), top) or self.lines.find((top, 0), None) or self.lines.find((top, 1), None)
+        if key:
+            return self.lines.find(("", 0), key)
+        return None
+
+    def each(self, items: Any, check: Callable[[Any], Any]) -> list[Any]:
+        """``check`` each item; an item with an error is left out and the others still checked."""
+        out = []
+        for item in items:
+            try:
+                out.append(check(item))
+            except _Stop:
+                if len(self.errors) >= MAX_ERRORS:
+                    raise
+        return out
+
+    def needs_format_2(self, where: str, what: str) -> None:
+        """A format 2 key or value in a file that did not say ``format = 2``."""
+        if self.format < 2:
+            self.record(where, f"{what} is format 2: add 'format = 2' at the top of the file")
 
     # --- small checks -------------------------------------------------------------------------
 
-    def keys(self, table: Mapping, allowed: set[str], section: str, prefix: str = "") -> None:
-        unknown = sorted(set(table) - allowed)
-        if unknown:
-            close = difflib.get_close_matches(unknown[0], sorted(allowed), n=1)
+    def keys(self, table: Mapping[str, Any], allowed: set[str], section: str, prefix: str = "", *, later: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        known = allowed | later
+        unknown = sorted(set(table) - known)
+        for key in unknown:
+            close = difflib.get_close_matches(key, sorted(known), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            self.fail(_at(section, f"{prefix}.{unknown[0]}" if prefix else unknown[0]), f"unknown key{hint}; expected one of {', '.join(sorted(allowed))}")
+            self.record(_at(section, f"{prefix}.{key}" if prefix else key), f"unknown key{hint}; expected one of {', '.join(sorted(known))}")
+        for key in sorted(set(table) & later):
+            self.needs_format_2(_at(section, f"{prefix}.{key}" if prefix else key), f"'{key}'")
+        if unknown:
+            raise _Stop
 
-    def text(self, value, where: str, *, required: bool = True) -> str:
+    def text(self, value: Any, where: str, *, required: bool = True) -> str:
         if not isinstance(value, str):
             self.fail(where, f"expected a string, got {_kind(value)}")
         if required and not value.strip():
@@ -154,24 +318,44 @@ class _Parser:
             self.fail(where, f"is {len(value):,} characters long; at most {MAX_TEXT:,} are allowed")
         return value
 
-    def flag(self, value, where: str) -> bool:
+    def flag(self, value: Any, where: str) -> bool:
         if not isinstance(value, bool):
             self.fail(where, f"expected true or false, got {_kind(value)}")
         return value
 
-    def table(self, value, where: str) -> Mapping:
+    def table(self, value: Any, where: str) -> Mapping[str, Any]:
         if not isinstance(value, dict):
             self.fail(where, f"expected a table, got {_kind(value)}")
         return value
 
-    def count(self, value, where: str, *, hint: str = 'use "never" or a finite number') -> int:
-        if isinstance(value, str) and value.strip().lower() in _INFINITE_WORDS or isinstance(value, float) and value in (float("inf"), float("-inf")):
-            self.fail(where, f"{value!r} is not a number: there is no infinity in Magic; {hint}")
+    def integer(self, value: Any, where: str) -> int:
+        """A whole number: a TOML integer, or (format 2) a string "INT", "INT^INT" or "INT*10^INT"."""
+        if isinstance(value, str):
+            m = _BIG.match(value)
+            if m is None:
+                self.fail(where, f"expected a whole number, got {_kind(value)}")
+            if self.format < 2:
+                self.fail(where, f"expected a whole number, got {_kind(value)} (an integer written as a string, like \"10^100\", is format 2: add 'format = 2' at the top of the file)")
+            base, power, tens = m.groups()
+            if power is None and tens is None:
+                return self.sized(int(base), where)
+            exponent = int(power if power is not None else tens)
+            size = len(base.lstrip("-")) * exponent if power is not None else len(base.lstrip("-")) + exponent
+            if size > MAX_DIGITS + 1 and base.lstrip("-") not in ("0", "1"):
+                self.fail(where, f"{value!r} has more than {MAX_DIGITS:,} digits; numbers are limited to {MAX_DIGITS:,} digits")
+            number = int(base) ** exponent if power is not None else int(base) * 10**exponent
+            return self.sized(number, where)
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(where, f"expected a whole number, got {_kind(value)}")
-        if value < 0:
-            self.fail(where, f"must be 0 or more, got {value}")
         return self.sized(value, where)
+
+    def count(self, value: Any, where: str, *, hint: str = 'use "never" or a finite number') -> int:
+        if isinstance(value, str) and value.strip().lower() in _INFINITE_WORDS or isinstance(value, float) and value in (float("inf"), float("-inf")):
+            self.fail(where, f"{value!r} is not a number: there is no infinity in Magic; {hint}")
+        number = self.integer(value, where)
+        if number < 0:
+            self.fail(where, f"must be 0 or more, got {number}")
+        return number
 
     def sized(self, value: int, where: str) -> int:
         """Refuse integers of more than :data:`MAX_DIGITS` digits (results stay printable)."""
@@ -179,7 +363,7 @@ class _Parser:
             self.fail(where, f"a number of more than {MAX_DIGITS:,} digits; numbers are limited to {MAX_DIGITS:,} digits")
         return value
 
-    def player(self, value, players: tuple[str, ...], where: str) -> str:
+    def player(self, value: Any, players: tuple[str, ...], where: str) -> str:
         if not isinstance(value, str):
             self.fail(where, f"expected a player's name, got {_kind(value)}")
         if value not in players:
@@ -189,9 +373,60 @@ class _Parser:
     # --- the document -------------------------------------------------------------------------
 
     def document(self, doc: Mapping[str, Any], scenario_id: str, file: str) -> ScenarioFile:
-        self.keys(doc, _TOP_KEYS, "")
-        if "format" in doc and (type(doc["format"]) is not int or doc["format"] != 1):
-            self.fail("'format'", f"unsupported format ({_kind(doc['format'])}); 1 is the only version")
+        self.format = self.file_format(doc)
+        try:
+            self.keys(doc, _TOP_KEYS - {"end"}, "", later={"end"})
+        except _Stop:
+            pass
+        header = self.each([doc], self.header)
+        players = self.players(doc)  # nothing else can be checked without the players
+        active = players[0]
+        if "active" in doc:
+            found = self.each([doc["active"]], lambda v: self.player(v, players, "'active'"))
+            active = found[0] if found else players[0]
+        state, limits = self.state(doc.get("state", {}), players)
+        steps = self.steps(doc, players, state, limits)
+        loop = self.each([doc.get("loop", {})], lambda raw: self.loop(raw, state))
+        loop_flags = loop[0] if loop else LoopFlags()
+        ends = self.ends(doc.get("end", []), players, state, loop_flags)
+        breakers = self.breakers(doc.get("breaker", []), players)
+        intents = self.intents(doc.get("intent", {}), players, len(steps) or 1, state)
+        if self.errors or not header or not steps:
+            raise _Stop
+        title, description, source, tags = header[0]
+        loop_flags = self.turns(steps, active, loop_flags)
+        scenario = Scenario(
+            title=title,
+            players=players,
+            steps=steps,
+            active=active,
+            state=state,
+            loop=loop_flags,
+            breakers=breakers,
+            intents=intents,
+            description=description,
+            source=source,
+            tags=tags,
+            format=self.format,
+            limits=limits,
+            ends=ends,
+        )
+        self.each([scenario], self.whole)
+        expect = self.expectations(doc.get("expect", {}), scenario)
+        if self.errors:
+            raise _Stop
+        return ScenarioFile(scenario_id, file, scenario, expect, tuple(self.warnings))
+
+    def file_format(self, doc: Mapping[str, Any]) -> int:
+        if "format" not in doc:
+            return 1
+        value = doc["format"]
+        if type(value) is not int or value not in (1, 2):
+            self.record("'format'", f"unsupported format ({_kind(value)}); 1 and 2 are the versions")
+            return 2 if value == 2 else 1
+        return value
+
+    def header(self, doc: Mapping[str, Any]) -> tuple[str, str, str, tuple[str, ...]]:
         if "title" not in doc:
             self.fail("'title'", "is required")
         title = self.text(doc["title"], "'title'")
@@ -200,31 +435,9 @@ class _Parser:
         tags = doc.get("tags", [])
         if not isinstance(tags, list):
             self.fail("'tags'", f"expected a list of strings, got {_kind(tags)}")
-        tags = tuple(self.text(t, f"'tags' item {i + 1}") for i, t in enumerate(tags))
-        players = self.players(doc)
-        active = self.player(doc["active"], players, "'active'") if "active" in doc else players[0]
-        state = self.state(doc.get("state", {}))
-        steps = self.steps(doc, players, state)
-        loop = self.loop(doc.get("loop", {}), state)
-        breakers = self.breakers(doc.get("breaker", []), players)
-        intents = self.intents(doc.get("intent", {}), players, len(steps))
-        scenario = Scenario(
-            title=title,
-            players=players,
-            steps=steps,
-            active=active,
-            state=state,
-            loop=loop,
-            breakers=breakers,
-            intents=intents,
-            description=description,
-            source=source,
-            tags=tags,
-        )
-        expect = self.expectations(doc.get("expect", {}), scenario)
-        return ScenarioFile(scenario_id, file, scenario, expect)
+        return title, description, source, tuple(self.text(t, f"'tags' item {i + 1}") for i, t in enumerate(tags))
 
-    def players(self, doc) -> tuple[str, ...]:
+    def players(self, doc: Mapping[str, Any]) -> tuple[str, ...]:
         if "players" not in doc:
             self.fail("'players'", "is required: two or more distinct names, in turn order")
         raw = doc["players"]
@@ -244,41 +457,87 @@ class _Parser:
                 self.fail(f"'players' item {i + 1}", f"{p!r} {how}; names must be distinct")
         return names
 
-    def state(self, raw) -> dict[str, bool | int]:
-        table = self.table(raw, "'state'")
-        out: dict[str, bool | int] = {}
-        for key, value in table.items():
+    def state(self, raw: Any, players: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Limits]]:
+        try:
+            table = self.table(raw, "'state'")
+        except _Stop:
+            return {}, {}
+        out: dict[str, Any] = {}
+        limits: dict[str, Limits] = {}
+
+        def entry(item: Any) -> None:
+            key, value = item
             where = _at("[state]", key)
             if isinstance(value, bool):
                 out[key] = value
-            elif isinstance(value, int):
-                out[key] = self.sized(value, where)
+            elif isinstance(value, (int, str)):
+                out[key] = self.integer(value, where)
+            elif isinstance(value, dict):
+                self.needs_format_2(where, "a table-valued [state] entry")
+                if "start" in value or "min" in value or "max" in value:
+                    self.keys(value, {"start", "min", "max"}, "[state]", key)
+                    if "start" not in value:
+                        self.fail(_at("[state]", f"{key}.start"), "is required: the starting value")
+                    start = self.integer(value["start"], _at("[state]", f"{key}.start"))
+                    low = self.integer(value["min"], _at("[state]", f"{key}.min")) if "min" in value else None
+                    high = self.integer(value["max"], _at("[state]", f"{key}.max")) if "max" in value else None
+                    if low is not None and high is not None and low > high:
+                        self.fail(where, f"min ({low}) is greater than max ({high})")
+                    if (low is not None and start < low) or (high is not None and start > high):
+                        self.fail(_at("[state]", f"{key}.start"), f"{start} is outside [min, max]")
+                    out[key] = start
+                    limits[key] = Limits(low, high)
+                else:
+                    if not value:
+                        self.fail(where, "a per-player value needs one integer per player")
+                    per: dict[str, int] = {}
+                    for player, start in value.items():
+                        here = _at("[state]", f"{key}.{player}")
+                        if player not in players:
+                            self.fail(here, f"{_short(player)} is not one of the players ({', '.join(players)}); a table here is either {{start, min, max}} or one integer per player")
+                        per[player] = self.integer(start, here)
+                    out[key] = per
             else:
                 self.fail(where, f"expected true, false or a whole number, got {_kind(value)}")
-        return out
 
-    def steps(self, doc, players, state) -> tuple[Step, ...]:
+        self.each(table.items(), entry)
+        return out, limits
+
+    def steps(self, doc: Mapping[str, Any], players: tuple[str, ...], state: Mapping[str, Any], limits: Mapping[str, Limits]) -> tuple[Step, ...]:
         if "step" not in doc:
-            self.fail("'step'", "is required: one [[step]] table per step of an iteration")
+            self.record("'step'", "is required: one [[step]] table per step of an iteration")
+            return ()
         raw = doc["step"]
         if not isinstance(raw, list) or not raw:
-            self.fail("'step'", "expected one or more [[step]] tables")
+            self.record("'step'", "expected one or more [[step]] tables")
+            return ()
         if len(raw) > MAX_STEPS:
-            self.fail("'step'", f"has {len(raw)} steps; at most {MAX_STEPS} are supported")
-        return tuple(self.step(s, i + 1, players, state) for i, s in enumerate(raw))
+            self.record("'step'", f"has {len(raw)} steps; at most {MAX_STEPS} are supported")
+            return ()
+        return tuple(self.each(enumerate(raw), lambda item: self.step(item[1], item[0] + 1, players, state)))
 
-    def step(self, raw, number: int, players, state) -> Step:
+    def step(self, raw: Any, number: int, players: tuple[str, ...], state: Mapping[str, Any]) -> Step:
         where = f"step {number}"
         table = self.table(raw, where)
-        self.keys(table, _STEP_KEYS, where)
-        for key in ("by", "does"):
-            if key not in table:
-                self.fail(_at(where, key), "is required")
+        self.keys(table, _STEP_KEYS_1, where, later=_STEP_KEYS_2)
+        missing = [key for key in ("by", "does") if key not in table]
+        for key in missing:
+            self.record(_at(where, key), "is required")
+        if missing:
+            raise _Stop
         by = self.player(table["by"], players, _at(where, "by"))
         does = self.text(table["does"], _at(where, "does"))
-        flags = {k: self.flag(table[k], _at(where, k)) for k in ("optional", "choice", "hidden", "random", "conditional") if k in table}
-        assigns = self.effects(table.get("set", {}), state, where, "set", add=False)
-        adds = self.effects(table.get("add", {}), state, where, "add", add=True)
+        flags = {k: self.flag(table[k], _at(where, k)) for k in ("optional", "choice", "hidden", "random", "conditional", "sustains") if k in table}
+        target = self.target(table["target"], players, where) if "target" in table else None
+        assigns = self.effects(table.get("set", {}), state, where, "set", target)
+        adds = self.effects(table.get("add", {}), state, where, "add", target)
+        muls = self.effects(table.get("mul", {}), state, where, "mul", target)
+        requires = self.requirements(table.get("requires", {}), state, where)
+        times = 1
+        if "times" in table:
+            times = self.count(table["times"], _at(where, "times"), hint="give how many times the step happens")
+            if not 1 <= times <= MAX_TIMES:
+                self.fail(_at(where, "times"), f"must be between 1 and {MAX_TIMES:,}, got {times}")
         unless = None
         if "unless" in table:
             u = self.table(table["unless"], _at(where, "unless"))
@@ -287,9 +546,55 @@ class _Parser:
                 if key not in u:
                     self.fail(_at(where, f"unless.{key}"), "is required")
             unless = Unless(self.player(u["by"], players, _at(where, "unless.by")), self.text(u["does"], _at(where, "unless.does")))
-        return Step(by=by, does=does, set=assigns, add=adds, unless=unless, **flags)
+        alternative = self.text(table["alternative"], _at(where, "alternative")) if "alternative" in table else ""
+        ends_loop = self.event(table["ends_loop"], where) if "ends_loop" in table else None
+        turn = self.player(table["turn"], players, _at(where, "turn")) if "turn" in table else ""
+        step = Step(
+            by=by, does=does, set=assigns, add=adds, unless=unless, mul=muls, requires=requires, times=times,
+            target=target, alternative=alternative, ends_loop=ends_loop, turn=turn, **flags,
+        )
+        self.step_sense(step, where)
+        return step
 
-    def effects(self, raw, state, section: str, name: str, *, add: bool) -> dict:
+    def step_sense(self, step: Step, where: str) -> None:
+        """Combinations that say nothing, or something other than the author meant (docs/FORMAT.md)."""
+        if step.choice and not step.optional:
+            if self.format >= 2 and not step.alternative:
+                self.record(_at(where, "choice"), "on a mandatory step needs 'alternative': what its controller chooses instead")
+            elif self.format < 2:
+                self.warn(
+                    _at(where, "choice"),
+                    "on a mandatory step keeps its format 1 meaning (the step stays mandatory and makes nobody involved); "
+                    "for a choice its controller could make otherwise, use format = 2 with 'alternative'",
+                )
+        if step.alternative and not step.choice:
+            self.record(_at(where, "alternative"), "describes the other choice of a 'choice = true' step; this step has no choice")
+        if step.hidden and not (step.optional or step.choice) and step.ends_loop is None:
+            self.either(_at(where, "hidden"), "is on a step that is neither optional nor a choice: there is no hidden choice to make")
+        if step.unless is not None and step.unless.by == step.by:
+            self.either(_at(where, "unless.by"), f"is {step.by}, who controls the step itself; 'unless' is another player's way to stop the effect")
+        if not step.sustains and not step.optional:
+            self.record(_at(where, "sustains"), "false marks an optional side benefit; this step is mandatory")
+        if step.ends_loop is not None and not (step.random or step.hidden or step.ends_loop.hidden):
+            self.record(_at(where, "ends_loop"), "needs 'random = true' (chance) or hidden information ('hidden' on the step or the event) on its step")
+
+    def target(self, raw: Any, players: tuple[str, ...], where: str) -> Target:
+        t = self.table(raw, _at(where, "target"))
+        self.keys(t, {"among", "order"}, where, "target")
+        if "among" not in t:
+            self.fail(_at(where, "target.among"), "is required: the players the step can target, in order")
+        among = t["among"]
+        if not isinstance(among, list) or not among:
+            self.fail(_at(where, "target.among"), f"expected a list of one or more players, got {_kind(among)}")
+        names = tuple(self.player(p, players, _at(where, f"target.among item {i + 1}")) for i, p in enumerate(among))
+        if len(set(names)) != len(names):
+            self.fail(_at(where, "target.among"), "names a player twice")
+        order = t.get("order", "fixed")
+        if order not in _TARGET_ORDERS:
+            self.fail(_at(where, "target.order"), f"expected one of {', '.join(_TARGET_ORDERS)}, got {_kind(order)}")
+        return Target(names, order)
+
+    def effects(self, raw: Any, state: Mapping[str, Any], section: str, name: str, target: Target | None) -> dict[str, Any]:
         table = self.table(raw, _at(section, name))
         out = {}
         for key, value in table.items():
@@ -297,73 +602,187 @@ class _Parser:
             if key not in state:
                 declared = ", ".join(state) or "none"
                 self.fail(here, f"{key!r} is not declared in [state] (declared: {declared})")
-            is_bool = isinstance(state[key], bool)
-            if add:
+            current = state[key]
+            is_bool = isinstance(current, bool)
+            if isinstance(current, dict):
+                if target is None:
+                    self.fail(here, f"{key!r} is a per-player value: the step needs a 'target' saying whose")
+                missing = [p for p in target.among if p not in current]
+                if missing:
+                    self.fail(_at(section, "target.among"), f"{', '.join(missing)} can be targeted but has no entry in [state] {key}")
+            if name in ("add", "mul"):
                 if is_bool:
-                    self.fail(here, f"{key!r} is a boolean; only integers can be added to")
-                if isinstance(value, bool) or not isinstance(value, int):
-                    self.fail(here, f"expected a whole number to add, got {_kind(value)}")
-            elif is_bool != isinstance(value, bool) or not isinstance(value, int):
-                wanted = "true or false" if is_bool else "a whole number"
-                self.fail(here, f"{key!r} is declared as {'a boolean' if is_bool else 'an integer'}; expected {wanted}, got {_kind(value)}")
-            out[key] = value if isinstance(value, bool) else self.sized(value, here)
+                    self.fail(here, f"{key!r} is a boolean; only integers can be {'added to' if name == 'add' else 'multiplied'}")
+                if isinstance(value, bool):
+                    self.fail(here, f"expected a whole number to {'add' if name == 'add' else 'multiply by'}, got {_kind(value)}")
+                number = self.integer(value, here)
+                if name == "mul" and number < 0:
+                    self.fail(here, f"must be 0 or more, got {number}")
+                out[key] = number
+            else:
+                if is_bool != isinstance(value, bool) or not isinstance(value, (int, str)) or (is_bool and not isinstance(value, bool)):
+                    wanted = "true or false" if is_bool else "a whole number"
+                    kind = "a boolean" if is_bool else "an integer"
+                    self.fail(here, f"{key!r} is declared as {kind}; expected {wanted}, got {_kind(value)}")
+                out[key] = value if isinstance(value, bool) else self.integer(value, here)
         return out
 
-    def loop(self, raw, state) -> LoopFlags:
+    def requirements(self, raw: Any, state: Mapping[str, Any], where: str) -> dict[str, Any]:
+        table = self.table(raw, _at(where, "requires"))
+        out = {}
+        for key, value in table.items():
+            here = _at(where, f"requires.{key}")
+            if key not in state:
+                self.fail(here, f"{key!r} is not declared in [state] (declared: {', '.join(state) or 'none'})")
+            if isinstance(state[key], bool) or isinstance(state[key], dict):
+                self.fail(here, f"{key!r} is not a plain integer; 'requires' reads plain integers only")
+            out[key] = self.integer(value, here)
+        return out
+
+    def event(self, raw: Any, where: str) -> EndsLoop:
+        e = self.table(raw, _at(where, "ends_loop"))
+        self.keys(e, {"when", "chance", "hidden"}, where, "ends_loop")
+        if "when" not in e:
+            self.fail(_at(where, "ends_loop.when"), "is required: the event, in words")
+        when = self.text(e["when"], _at(where, "ends_loop.when"))
+        chance = None
+        if "chance" in e:
+            chance = self.chance(e["chance"], _at(where, "ends_loop.chance"))
+        hidden = self.flag(e["hidden"], _at(where, "ends_loop.hidden")) if "hidden" in e else False
+        return EndsLoop(when, chance, hidden)
+
+    def chance(self, value: Any, where: str) -> Fraction:
+        m = re.fullmatch(r"([0-9]{1,30})/([0-9]{1,30})", value) if isinstance(value, str) else None
+        if m is None:
+            self.fail(where, f"expected a fraction \"p/q\" of whole numbers, got {_kind(value)}")
+        p, q = int(m.group(1)), int(m.group(2))
+        if q == 0 or not 0 < p <= q:
+            self.fail(where, f"{value!r} is not a chance in (0, 1]: give \"p/q\" with 0 < p <= q")
+        return Fraction(p, q)
+
+    def loop(self, raw: Any, state: Mapping[str, Any]) -> LoopFlags:
         table = self.table(raw, "'loop'")
-        self.keys(table, _LOOP_KEYS, "[loop]")
+        self.keys(table, _LOOP_KEYS_1, "[loop]", later=_LOOP_KEYS_2)
         flags = {k: self.flag(table[k], _at("[loop]", k)) for k in ("independent", "spans_turns", "meaningful_change", "shortcut_before") if k in table}
         ends = None
         if "ends_when" in table:
-            where = _at("[loop]", "ends_when")
-            e = self.table(table["ends_when"], where)
-            self.keys(e, {"value", "at_most", "at_least"}, "[loop]", "ends_when")
-            if "value" not in e:
-                self.fail(_at("[loop]", "ends_when.value"), "is required: the name of an integer in [state]")
-            value = e["value"]
-            if not isinstance(value, str) or value not in state:
-                what = f"{_short(value)} is not declared in [state]" if isinstance(value, str) else f"expected the name of an integer in [state], got {_kind(value)}"
-                self.fail(_at("[loop]", "ends_when.value"), what)
-            if isinstance(state[value], bool):
-                self.fail(_at("[loop]", "ends_when.value"), f"{value!r} is a boolean; ends_when needs an integer")
-            bounds = [k for k in ("at_most", "at_least") if k in e]
-            if len(bounds) != 1:
-                self.fail(where, "needs exactly one of 'at_most' or 'at_least'")
-            bound = e[bounds[0]]
-            if isinstance(bound, bool) or not isinstance(bound, int):
-                self.fail(_at("[loop]", f"ends_when.{bounds[0]}"), f"expected a whole number, got {_kind(bound)}")
-            self.sized(bound, _at("[loop]", f"ends_when.{bounds[0]}"))
-            ends = EndsWhen(value, bound, bounds[0] == "at_most")
+            value, bound, at_most = self.bound(table["ends_when"], state, "[loop]", "ends_when")
+            ends = EndsWhen(value, bound, at_most)
         ends_with = None
         if "ends_with" in table:
             ends_with = self.text(table["ends_with"], _at("[loop]", "ends_with"))
             if ends is None:
                 self.fail(_at("[loop]", "ends_with"), "describes how the loop ends, so it needs 'ends_when' too")
-        return LoopFlags(ends_when=ends, ends_with=ends_with, **flags)
+        within = "priority"
+        if "within" in table:
+            within = table["within"]
+            if within not in ("priority", "resolution"):
+                self.fail(_at("[loop]", "within"), f"expected \"priority\" or \"resolution\", got {_kind(within)}")
+        return LoopFlags(ends_when=ends, ends_with=ends_with, within=within, **flags)
 
-    def breakers(self, raw, players) -> tuple[Breaker, ...]:
+    def bound(self, raw: Any, state: Mapping[str, Any], section: str, name: str, *, per_player: bool = False) -> tuple[str, int, bool]:
+        """``{ value = NAME, at_most = N }`` or ``at_least``: a bound on an integer in [state]."""
+        where = _at(section, name)
+        e = self.table(raw, where)
+        self.keys(e, {"value", "at_most", "at_least"} | ({"player"} if per_player else set()), section, name)
+        if "value" not in e:
+            self.fail(_at(section, f"{name}.value"), "is required: the name of an integer in [state]")
+        value = e["value"]
+        if not isinstance(value, str) or value not in state:
+            what = f"{_short(value)} is not declared in [state]" if isinstance(value, str) else f"expected the name of an integer in [state], got {_kind(value)}"
+            self.fail(_at(section, f"{name}.value"), what)
+        if isinstance(state[value], bool):
+            self.fail(_at(section, f"{name}.value"), f"{value!r} is a boolean; {name} needs an integer")
+        if isinstance(state[value], dict) and section == "[loop]":
+            self.fail(_at(section, f"{name}.value"), f"{value!r} is a per-player value; use an [[end]] table for it")
+        bounds = [k for k in ("at_most", "at_least") if k in e]
+        if len(bounds) != 1:
+            self.fail(where, "needs exactly one of 'at_most' or 'at_least'")
+        bound = self.integer(e[bounds[0]], _at(section, f"{name}.{bounds[0]}"))
+        return value, bound, bounds[0] == "at_most"
+
+    def ends(self, raw: Any, players: tuple[str, ...], state: Mapping[str, Any], loop: LoopFlags) -> tuple[End, ...]:
+        if raw == []:
+            return ()
         if not isinstance(raw, list):
-            self.fail("'breaker'", "expected [[breaker]] tables")
-        out = []
-        for i, b in enumerate(raw):
+            self.record("'end'", "expected [[end]] tables")
+            return ()
+        if loop.ends_when is not None:
+            self.record("'end'", "[loop] ends_when and [[end]] tables don't mix: write every end as an [[end]] table")
+
+        def one(item: Any) -> End:
+            i, e = item
+            where = f"end {i + 1}"
+            t = self.table(e, where)
+            self.keys(t, {"when", "effect", "loses"}, where)
+            if "when" not in t:
+                self.fail(_at(where, "when"), "is required: { value = NAME, at_most = N } or at_least")
+            value, bound, at_most = self.bound(t["when"], state, where, "when")
+            effect = self.text(t["effect"], _at(where, "effect")) if "effect" in t else ""
+            loses, each = None, False
+            if "loses" in t:
+                raw_loses = t["loses"]
+                per = isinstance(state[value], dict)
+                if raw_loses is True:
+                    if not per:
+                        self.fail(_at(where, "loses"), f"true means 'the player whose own {value} it is', but {value!r} is not a per-player value; name the player who loses")
+                    each = True
+                elif raw_loses is False:
+                    pass
+                else:
+                    loses = self.player(raw_loses, players, _at(where, "loses"))
+                    if per:
+                        self.fail(_at(where, "loses"), f"{value!r} is a per-player value: write 'loses = true' (each player whose own value reaches the bound loses)")
+            return End(value, bound, at_most, effect, loses, each)
+
+        return tuple(self.each(enumerate(raw), one))
+
+    def breakers(self, raw: Any, players: tuple[str, ...]) -> tuple[Breaker, ...]:
+        if not isinstance(raw, list):
+            self.record("'breaker'", "expected [[breaker]] tables")
+            return ()
+
+        def one(item: Any) -> Breaker:
+            i, b = item
             where = f"breaker {i + 1}"
             t = self.table(b, where)
-            self.keys(t, {"by", "does"}, where)
+            self.keys(t, {"by", "does"}, where, later={"hidden"})
             for key in ("by", "does"):
                 if key not in t:
                     self.fail(_at(where, key), "is required")
-            out.append(Breaker(self.player(t["by"], players, _at(where, "by")), self.text(t["does"], _at(where, "does"))))
-        return tuple(out)
+            hidden = self.flag(t["hidden"], _at(where, "hidden")) if "hidden" in t else False
+            return Breaker(self.player(t["by"], players, _at(where, "by")), self.text(t["does"], _at(where, "does")), hidden)
 
-    def intents(self, raw, players, size: int) -> dict[str, Intent]:
-        table = self.table(raw, "'intent'")
+        return tuple(self.each(enumerate(raw), one))
+
+    def intents(self, raw: Any, players: tuple[str, ...], size: int, state: Mapping[str, Any]) -> dict[str, Intent]:
+        try:
+            table = self.table(raw, "'intent'")
+        except _Stop:
+            return {}
         out = {}
-        for name, value in table.items():
+
+        def one(item: Any) -> None:
+            name, value = item
             where = _at("[intent]", name)
             if name not in players:
                 self.fail(where, f"{name!r} is not one of the players ({', '.join(players)})")
             if value == "never":
                 out[name] = Intent()
+            elif isinstance(value, dict) and "until" in value:
+                self.needs_format_2(where, "a goal ('until')")
+                self.keys(value, {"until"}, "[intent]", name)
+                goal_value, bound, at_most = self.bound(value["until"], state, "[intent]", f"{name}.until", per_player=True)
+                whose = value["until"].get("player")
+                if isinstance(state[goal_value], dict):
+                    if whose is None:
+                        self.fail(_at("[intent]", f"{name}.until.player"), f"{goal_value!r} is a per-player value: say whose ('player')")
+                    whose = self.player(whose, players, _at("[intent]", f"{name}.until.player"))
+                    if whose not in state[goal_value]:
+                        self.fail(_at("[intent]", f"{name}.until.player"), f"{whose} has no entry in [state] {goal_value}")
+                elif whose is not None:
+                    self.fail(_at("[intent]", f"{name}.until.player"), f"{goal_value!r} is not a per-player value")
+                out[name] = Intent(until=Goal(goal_value, bound, at_most, whose))
             elif isinstance(value, dict):
                 self.keys(value, {"after", "step"}, "[intent]", name)
                 for key in ("after", "step"):
@@ -374,18 +793,98 @@ class _Parser:
                 if step >= size:
                     self.fail(_at("[intent]", f"{name}.step"), f"must be less than the number of steps ({size}), got {step}")
                 out[name] = Intent(after, step)
-            elif isinstance(value, str) and value.strip().lower() not in _INFINITE_WORDS:
-                self.fail(where, f"expected \"never\", a whole number or {{after, step}}, got {_kind(value)}")
+            elif isinstance(value, str) and value.strip().lower() not in _INFINITE_WORDS and not _BIG.match(value):
+                self.fail(where, f"expected \"never\", a whole number, {{after, step}} or {{until = ...}}, got {_kind(value)}")
             else:
                 out[name] = Intent(self.count(value, where))
+
+        self.each(table.items(), one)
         return out
 
-    def expectations(self, raw, scenario: Scenario) -> dict[str, dict[str, Any]]:
-        table = self.table(raw, "'expect'")
+    # --- the scenario as a whole ------------------------------------------------------------------
+
+    def turns(self, steps: tuple[Step, ...], active: str, loop: LoopFlags) -> LoopFlags:
+        """``turn`` on any step implies a loop across turns; the first step's turn is the active player's."""
+        if not any(s.turn for s in steps):
+            return loop
+        if steps[0].turn and steps[0].turn != active:
+            self.record(_at("step 1", "turn"), f"is {steps[0].turn}, but the loop starts in the active player's turn ({active})")
+        if not loop.spans_turns:
+            loop = LoopFlags(**{**loop.__dict__, "spans_turns": True})
+        return loop
+
+    def whole(self, scenario: Scenario) -> None:
+        """Checks that need the whole scenario: resolutions, points to deviate, ends, floors."""
+        loop = scenario.loop
+        steps = scenario.steps
+        if loop.within == "resolution":
+            for flag in ("spans_turns", "shortcut_before"):
+                if getattr(loop, flag):
+                    self.record(_at("[loop]", flag), "doesn't combine with within = \"resolution\": the repetition happens inside one resolution")
+            for i, s in enumerate(steps):
+                if s.turn:
+                    self.record(_at(f"step {i + 1}", "turn"), "doesn't combine with within = \"resolution\": nobody's turn changes inside one resolution")
+            if scenario.breakers:
+                self.record("breaker 1", "no player receives priority inside one resolution, so nobody can act outside it mid-way: a breaker can't be used")
+        choosers = {s.by for s in steps if s.choice or s.optional}
+        for player, intent in scenario.intents.items():
+            if intent.never:
+                continue
+            where = _at("[intent]", player)
+            if loop.within == "resolution":
+                if player not in choosers:
+                    self.record(where, f"{player} has no choice inside the resolution, so no intent but \"never\" can apply")
+            elif not self.has_point(scenario, player):
+                self.either(where, f"{player} has no point to deviate: in a loop of mandatory actions only a breaker, an 'unless' to pay or a choice of their own can stop it, and {player} has none")
+        if scenario.format >= 2:
+            for i, end in enumerate(scenario.ends):
+                if _holds_at_start(scenario, end):
+                    self.record(_at(f"end {i + 1}", "when"), f"already holds before the first step ({end.value} starts at {_start_text(scenario.state[end.value])}); the loop would never start")
+        self.floors(scenario)
+
+    def has_point(self, scenario: Scenario, player: str) -> bool:
+        """docs/FORMAT.md item 7: an optional step that sustains, a choice, an 'unless' to pay, or a breaker.
+
+        In a loop someone maintains with optional actions, every player receives priority between
+        them and may intervene there (CR 421.2, 729.2b): that is a point too.  Only in a loop of
+        mandatory actions does a player need a means of their own.
+        """
+        if any((s.optional and s.sustains) or (s.choice and (s.optional or scenario.format >= 2)) for s in scenario.steps):
+            return True
+        for s in scenario.steps:
+            if s.by == player and ((s.optional and s.sustains) or s.choice):
+                return True
+            if s.unless is not None and s.unless.by == player:
+                return True
+        return any(b.by == player for b in scenario.breakers)
+
+    def floors(self, scenario: Scenario) -> None:
+        """A value that only goes down, with no floor and no end on it, will go below zero: say so."""
+        ended = {e.value for e in scenario.end_conditions}
+        for name, start in scenario.state.items():
+            # Per-player values are life totals and the like, which may go negative; resources are plain.
+            if isinstance(start, (bool, Mapping)) or name in ended or scenario.limits.get(name, Limits()).min is not None:
+                continue
+            lowering = [i + 1 for i, s in enumerate(scenario.steps) if (s.add.get(name, 0) < 0)]
+            if lowering:
+                step = lowering[0]
+                self.warn(
+                    _at(f"step {step}", f"add.{name}"),
+                    f"lowers {name!r}, which has no 'min' and no end, so it can go below zero; a resource "
+                    f"(mana, cards, counters) needs a floor: {name} = {{ start = ..., min = 0 }} (life may go negative)",
+                )
+
+    def expectations(self, raw: Any, scenario: Scenario) -> dict[str, dict[str, Any]]:
+        try:
+            table = self.table(raw, "'expect'")
+        except _Stop:
+            return {}
         out: dict[str, dict[str, Any]] = {}
         named: dict[str, str] = {}
         reg = registry()
-        for key, fields in table.items():
+
+        def one(item: Any) -> None:
+            key, fields = item
             where = f"[expect.{key}]"
             try:
                 ruleset = reg.get(key)
@@ -395,11 +894,14 @@ class _Parser:
                 self.fail(where, f"expects the same ruleset as [expect.{named[ruleset.key]}] ({ruleset.key}); give each ruleset one block")
             named[ruleset.key] = key
             fields = self.table(fields, where)
-            self.keys(fields, _EXPECT_KEYS, where)
-            out[ruleset.key] = {name: self.expected(name, value, scenario, where, name) for name, value in fields.items()}
+            self.keys(fields, _EXPECT_KEYS_1, where, later=_EXPECT_KEYS_2)
+            checked = self.each(fields.items(), lambda f: (f[0], self.expected(f[0], f[1], scenario, where, f[0])))
+            out[ruleset.key] = dict(checked)
+
+        self.each(table.items(), one)
         return out
 
-    def expected(self, name: str, value, scenario: Scenario, section: str, field: str):
+    def expected(self, name: str, value: Any, scenario: Scenario, section: str, field: str) -> Any:
         players = scenario.players
         where = _at(section, field)
         if name == "result":
@@ -416,29 +918,92 @@ class _Parser:
         if name in ("deviates", "last_action"):
             return self.player(value, players, where)
         if name == "state":
-            table = self.table(value, where)
-            out = {}
-            for k, v in table.items():
-                here = _at(section, f"state.{k}")
-                if k not in scenario.state:
-                    self.fail(here, f"{k!r} is not declared in [state]")
-                if isinstance(scenario.state[k], bool):
-                    if not isinstance(v, bool):
-                        self.fail(here, f"{k!r} is a boolean; expected true or false, got {_kind(v)}")
-                elif v != "unbounded" and (isinstance(v, bool) or not isinstance(v, int)):
-                    self.fail(here, f"{k!r} is an integer; expected a whole number or \"unbounded\", got {_kind(v)}")
-                out[k] = v if isinstance(v, (bool, str)) else self.sized(v, here)
-            return out
+            return self.expected_state(value, scenario, section, where)
         if name == "judge":
             return self.flag(value, where)
+        if name in ("ended_by", "ends_early_if"):
+            return self.text(value, where)
+        if name == "stopped_by":
+            if value not in _STOPPED_BY:
+                self.fail(where, f"expected one of {', '.join(_STOPPED_BY)}, got {_kind(value)}")
+            return value
+        if name == "expected_iterations":
+            if not isinstance(value, (str, int)) or isinstance(value, bool) or not re.fullmatch(r"[0-9]+(/[0-9]+)?", str(value)):
+                self.fail(where, f"expected an exact number \"a/b\" or \"a\", got {_kind(value)}")
+            return str(Fraction(str(value))) if "/" not in str(value) or not str(value).endswith("/0") else self.fail(where, "has a zero denominator")
+        if name == "eliminated":
+            if not isinstance(value, list):
+                self.fail(where, f"expected a list of {{player, iterations, steps}} tables, got {_kind(value)}")
+            entries = []
+            for i, e in enumerate(value):
+                here = _at(section, f"{field} item {i + 1}")
+                t = self.table(e, here)
+                self.keys(t, {"player", "iterations", "steps"}, section, f"{field} item {i + 1}")
+                if "player" not in t:
+                    self.fail(here, "needs 'player'")
+                entries.append({
+                    "player": self.player(t["player"], players, here),
+                    "iterations": self.expected_count(t.get("iterations", 0), here),
+                    "steps": self.count(t.get("steps", 0), here, hint="give the expected whole number"),
+                })
+            return entries
         if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
             self.fail(where, "expected a list of rule ids")
         return list(value)
 
-    def expected_count(self, value, where: str):
+    def expected_state(self, value: Any, scenario: Scenario, section: str, where: str) -> dict[str, Any]:
+        table = self.table(value, where)
+        out: dict[str, Any] = {}
+        for k, v in table.items():
+            here = _at(section, f"state.{k}")
+            if k not in scenario.state:
+                self.fail(here, f"{k!r} is not declared in [state]")
+            declared = scenario.state[k]
+            if isinstance(declared, bool):
+                if not isinstance(v, bool):
+                    self.fail(here, f"{k!r} is a boolean; expected true or false, got {_kind(v)}")
+                out[k] = v
+            elif isinstance(declared, dict):
+                per = self.table(v, here)
+                entries = {}
+                for player, pv in per.items():
+                    if player not in declared:
+                        self.fail(_at(section, f"state.{k}.{player}"), f"{_short(player)} has no entry in [state] {k}")
+                    entries[player] = self.expected_integer(pv, _at(section, f"state.{k}.{player}"), k)
+                out[k] = entries
+            else:
+                out[k] = self.expected_integer(v, here, k)
+        return out
+
+    def expected_integer(self, v: Any, here: str, k: str) -> Any:
+        if v == "unbounded":
+            return v
+        if isinstance(v, str) and _EXPRESSION.fullmatch(v):
+            return v if not _BIG.match(v) else self.integer(v, here)
+        if isinstance(v, bool) or not isinstance(v, int):
+            self.fail(here, f"{k!r} is an integer; expected a whole number, \"unbounded\" or an exact expression, got {_kind(v)}")
+        return self.sized(v, here)
+
+    def expected_count(self, value: Any, where: str) -> Any:
         if value == "unbounded":
             return value
         return self.count(value, where, hint='write "unbounded" or a whole number')
+
+
+# An exact expression for a huge value (docs/FORMAT.md item 14): digits, ^ * + - / ( ).
+_EXPRESSION = re.compile(r"[0-9^*+\-/()]{1,2000}")
+
+
+def _holds_at_start(scenario: Scenario, end: End) -> bool:
+    start = scenario.state[end.value]
+    values = list(start.values()) if isinstance(start, Mapping) else [start]
+    return any((v <= end.bound) if end.at_most else (v >= end.bound) for v in values)
+
+
+def _start_text(start: Any) -> str:
+    if isinstance(start, Mapping):
+        return ", ".join(f"{p} {v}" for p, v in start.items())
+    return str(start)
 
 
 def _at(section: str, path: str) -> str:
@@ -450,7 +1015,7 @@ def _short(value: str) -> str:
     return repr(value) if len(value) < 60 else repr(value[:57] + "...")
 
 
-def _kind(value) -> str:
+def _kind(value: Any) -> str:
     """A TOML-ish name for a value's type, for messages."""
     if isinstance(value, bool):
         return f"a boolean ({str(value).lower()})"
@@ -474,7 +1039,10 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
     Used to validate a scenario built in code exactly as a file is validated: the document is
     parsed back, so every rule of the loader applies.  Defaults are left out.
     """
-    doc: dict[str, Any] = {"title": scenario.title}
+    doc: dict[str, Any] = {}
+    if scenario.format != 1:
+        doc["format"] = scenario.format
+    doc["title"] = scenario.title
     if scenario.description:
         doc["description"] = scenario.description
     if scenario.source:
@@ -485,21 +1053,17 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
     if scenario.active and scenario.players and scenario.active != scenario.players[0]:
         doc["active"] = scenario.active
     if scenario.state:
-        doc["state"] = dict(scenario.state)
-    steps = []
-    for step in scenario.steps:
-        raw: dict[str, Any] = {"by": step.by, "does": step.does}
-        for flag in ("optional", "choice", "hidden", "random", "conditional"):
-            if getattr(step, flag):
-                raw[flag] = True
-        if step.set:
-            raw["set"] = dict(step.set)
-        if step.add:
-            raw["add"] = dict(step.add)
-        if step.unless is not None:
-            raw["unless"] = {"by": step.unless.by, "does": step.unless.does}
-        steps.append(raw)
-    doc["step"] = steps
+        state: dict[str, Any] = {}
+        for name, start in scenario.state.items():
+            limits = scenario.limits.get(name)
+            if isinstance(start, Mapping):
+                state[name] = dict(start)
+            elif limits is not None and (limits.min is not None or limits.max is not None):
+                state[name] = {"start": start, **({"min": limits.min} if limits.min is not None else {}), **({"max": limits.max} if limits.max is not None else {})}
+            else:
+                state[name] = start
+        doc["state"] = state
+    doc["step"] = [_step_document(step) for step in scenario.steps]
     loop: dict[str, Any] = {}
     for flag in ("independent", "spans_turns", "meaningful_change", "shortcut_before"):
         if getattr(scenario.loop, flag):
@@ -509,13 +1073,33 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
         loop["ends_when"] = {"value": ends.value, "at_most" if ends.at_most else "at_least": ends.bound}
     if scenario.loop.ends_with is not None:
         loop["ends_with"] = scenario.loop.ends_with
+    if scenario.loop.within != "priority":
+        loop["within"] = scenario.loop.within
     if loop:
         doc["loop"] = loop
+    if scenario.ends:
+        ends_out = []
+        for end in scenario.ends:
+            raw: dict[str, Any] = {"when": {"value": end.value, "at_most" if end.at_most else "at_least": end.bound}}
+            if end.effect:
+                raw["effect"] = end.effect
+            if end.loses is not None:
+                raw["loses"] = end.loses
+            elif end.loses_each:
+                raw["loses"] = True
+            ends_out.append(raw)
+        doc["end"] = ends_out
     if scenario.breakers:
-        doc["breaker"] = [{"by": b.by, "does": b.does} for b in scenario.breakers]
+        doc["breaker"] = [{"by": b.by, "does": b.does, **({"hidden": True} if b.hidden else {})} for b in scenario.breakers]
     intents: dict[str, Any] = {}
     for player, intent in scenario.intents.items():
-        if intent.never:
+        if intent.until is not None and intent.after is None:
+            goal = intent.until
+            until: dict[str, Any] = {"value": goal.value, "at_most" if goal.at_most else "at_least": goal.bound}
+            if goal.player:
+                until["player"] = goal.player
+            intents[player] = {"until": until}
+        elif intent.never:
             intents[player] = "never"
         elif intent.step is None:
             intents[player] = intent.after
@@ -524,6 +1108,36 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
     if intents:
         doc["intent"] = intents
     return doc
+
+
+def _step_document(step: Step) -> dict[str, Any]:
+    raw: dict[str, Any] = {"by": step.by, "does": step.does}
+    for flag in ("optional", "choice", "hidden", "random", "conditional"):
+        if getattr(step, flag):
+            raw[flag] = True
+    for name in ("set", "add", "mul", "requires"):
+        if getattr(step, name):
+            raw[name] = dict(getattr(step, name))
+    if step.times != 1:
+        raw["times"] = step.times
+    if step.target is not None:
+        raw["target"] = {"among": list(step.target.among), "order": step.target.order}
+    if not step.sustains:
+        raw["sustains"] = False
+    if step.alternative:
+        raw["alternative"] = step.alternative
+    if step.ends_loop is not None:
+        event: dict[str, Any] = {"when": step.ends_loop.when}
+        if step.ends_loop.chance is not None:
+            event["chance"] = f"{step.ends_loop.chance.numerator}/{step.ends_loop.chance.denominator}"
+        if step.ends_loop.hidden:
+            event["hidden"] = True
+        raw["ends_loop"] = event
+    if step.turn:
+        raw["turn"] = step.turn
+    if step.unless is not None:
+        raw["unless"] = {"by": step.unless.by, "does": step.unless.does}
+    return raw
 
 
 def validate(scenario: Scenario, name: str = "<scenario>") -> ScenarioFile:

@@ -128,6 +128,9 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
             for key, paragraphs in section.quotes:
                 body = "\n>\n".join(f"> {md(p)}" for p in paragraphs)
                 out.append(f"> **{md(key)}**\n>\n{body}\n")
+            if section.sources:
+                out.append("**Sources:**\n")
+                out.append("\n".join(f"- {md(name)}: {md(line)}" for name, line in section.sources) + "\n")
 
 
 def markdown(report: Report, *, mermaid: bool = False) -> str:
@@ -281,7 +284,7 @@ def report(
 
 
 def json_report(comparisons: Sequence[Comparison]) -> str:
-    """FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
+    """docs/FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
     doc = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
 
@@ -312,6 +315,8 @@ def timeline_markdown(timelines) -> str:
                 names = ", ".join(r.name for r in period.rulesets)
                 rows.append([period.span, names, period.summary, period.cause or "\u2014 (the earliest text modelled)"])
             out.append(md_table(["Period", "Rules in force", "Outcome", "What changed"], rows) + "\n")
+            if line.numbers:
+                out.append(f"*The loop rule's numbers:* {md(line.numbers)}\n")
             notes = [(r.name, n) for p in line.periods for r in p.rulesets for n in t.comparison.outcomes[r.key].notes]
             if notes:
                 out.append("**Where the texts are silent or ambiguous:**\n")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 from loopcompare.rulesets import UNBOUNDED, Result
+from loopcompare.rulesets.history import period_in_words
 
 from .compare import Comparison
 from .diagram import Diagram
@@ -95,6 +96,8 @@ class Section:
     transcript: tuple[str, ...]
     notes: tuple[str, ...]
     quotes: tuple[tuple[str, tuple[str, ...]], ...]
+    sources: tuple[tuple[str, str], ...] = ()
+    """Where each quoted document was obtained: (file name, its short source line)."""
 
 
 @dataclass(frozen=True)
@@ -182,9 +185,8 @@ def _number(value: int, compact: bool) -> str:
 
 
 def in_force(ruleset) -> str:
-    """A ruleset's period in force, in words."""
-    start, end = ruleset.in_force
-    return f"{start} to {end}" if end else f"since {start}"
+    """A ruleset's period in force, in words (an undated change as the interval the sources give)."""
+    return period_in_words(ruleset)
 
 
 def columns(rulesets) -> tuple[Column, ...]:
@@ -291,6 +293,7 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
                 transcript=out.transcript,
                 notes=out.notes,
                 quotes=quotes,
+                sources=provenance(r, [key for key, _ in out.quotes]),
             )
         )
     return ComparisonView(scenario_view(comparison, anchor), columns(comparison.rulesets), tuple(rows), tuple(sections), differences, build_diagram(comparison))
@@ -307,6 +310,17 @@ def odd_ones(cells: Sequence[str]) -> tuple[bool, ...]:
         counts[cell] = counts.get(cell, 0) + 1
     common = max(counts, key=lambda c: counts[c])  # max keeps the first of equal counts
     return tuple(cell != common for cell in cells)
+
+
+def provenance(ruleset, keys) -> tuple[tuple[str, str], ...]:
+    """The documents the quoted rules come from, in order of first quote, each with its source
+    line (from the text file's provenance header)."""
+    found: dict[str, str] = {}
+    for key in keys:
+        doc = ruleset.source_of(key)
+        if doc is not None and doc.filename not in found:
+            found[doc.filename] = doc.source_line() or "(the file gives no source)"
+    return tuple(found.items())
 
 
 def summary_cell(comparison: Comparison, key: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from loopcompare.rulesets import Outcome, Ruleset
-from loopcompare.rulesets.history import UNKNOWN, lines
+from loopcompare.rulesets.history import end_in_words, is_cr_loop_rule, lines, numbers_in_words, start_in_words
 
 from .compare import Comparison, compare
 from .loader import ScenarioFile
@@ -35,12 +35,12 @@ class Period:
 
     @property
     def span(self) -> str:
-        """The period in words: "1999-04-23 to 2009-07-10", "since 2024-06-07"."""
-        start = "an unknown date" if self.start == UNKNOWN else self.start
-        if self.end is None:
-            return f"since {start}"
-        end = "an unknown date" if self.end == UNKNOWN else self.end
-        return f"{start} to {end}"
+        """The period in words: "1999-04-23 to 2009-07-10", "since 2024-06-07", and where the
+        sources don't date a change, the interval they give ("since a day after 2018-07-13, by
+        2025-11-10")."""
+        start = start_in_words(self.rulesets[0])
+        end = end_in_words(self.rulesets[-1])
+        return f"since {start}" if end is None else f"{start} to {end}"
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,8 @@ class Line:
 
     name: str
     periods: tuple[Period, ...]
+    numbers: str = ""
+    """For the Comprehensive Rules: the loop rule's numbers over time, to today's."""
 
 
 @dataclass(frozen=True)
@@ -80,7 +82,8 @@ def build(scenario: ScenarioFile, rulesets) -> Timeline:
             group, previous = [ruleset], values
         if group:
             periods.append(_period(comparison, group, fields, periods))
-        out.append(Line(LINE_NAMES.get(line[0].key, f"Line of {line[0].name}"), tuple(periods)))
+        numbers = numbers_in_words() if any(is_cr_loop_rule(r) for r in line) else ""
+        out.append(Line(LINE_NAMES.get(line[0].key, f"Line of {line[0].name}"), tuple(periods), numbers))
     return Timeline(scenario, tuple(out), comparison)
 
 
@@ -93,7 +96,7 @@ def _period(comparison: Comparison, group: list[Ruleset], fields, before: list[P
         last = before[-1].outcome
         changed = tuple(f for f in fields if _key(outcome.value(f)) != _key(last.value(f)))
         labels = ", ".join(_label(f) for f in changed)
-        cause = f"{first.name}, {first.in_force[0]}: {first.summary} (changes: {labels}; rules applied: {', '.join(outcome.rules) or 'none'})"
+        cause = f"{first.name}, {start_in_words(first)}: {first.summary} (changes: {labels}; rules applied: {', '.join(outcome.rules) or 'none'})"
     return Period(
         start=first.in_force[0],
         end=group[-1].in_force[1],

@@ -66,10 +66,13 @@ class Source:
     prefix: str = ""
     mtr_section: str | None = None
     package: str = "loopcompare.rulesets"
+    #: Quote the text under this rule number (a renumbered release whose text is not archived).
+    number: str = ""
 
     def load(self) -> texts.Document:
         """The parsed document."""
-        return texts.document(self.filename, self.mtr_section, self.package)
+        doc = texts.document(self.filename, self.mtr_section, self.package)
+        return doc.renumbered(self.number) if self.number else doc
 
 
 class Settlement:
@@ -172,12 +175,33 @@ class Settlement:
         for breaker in self.scenario.breakers:
             if breaker.by == player:
                 return f"\u201c{breaker.does}\u201d"
+        if not self.ruleset.choice_sustains:
+            # Where a choice does not sustain a loop, it is its maker's way out, like a breaker.
+            points = self.facts.choice_points(player)
+            if points:
+                return f"a different choice than \u201c{self.scenario.steps[points[0]].does}\u201d"
         return None
+
+    def choices(self, players: Iterable[str]) -> str:
+        """Each player's choice in the loop, in words: "Bob's choice “discards ...”"."""
+        steps = self.scenario.steps
+        return listing(f"{p}'s choice \u201c{steps[self.facts.choice_points(p)[0]].does}\u201d" for p in players)
 
 
 def describe_count(n: Count) -> str:
     """A number as transcripts show it."""
     return "unbounded (an arbitrarily large finite number)" if n is UNBOUNDED else f"{n:,}"
+
+
+def listing(items: Iterable[str]) -> str:
+    """Items in words: "A", "A and B", "A, B and C"."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def be(items) -> str:
+    """The verb "to be" agreeing with ``items``: "is" for one, "are" for more."""
+    return "is" if len(items) == 1 else "are"
 
 
 def times(n: Count) -> str:
@@ -217,7 +241,9 @@ class Ruleset:
 
     Identity is data: ``key`` (stable, used on the command line and in files), ``aliases``,
     ``name``, ``document``, ``effective`` (the date of the text applied), ``in_force`` (first and
-    last day, None for "still in force"), ``rule_ids`` (the rules it numbers), ``sources`` (the
+    last day, None for "still in force", "unknown" where the sources don't give it, with the
+    bounds they do give in ``not_before``, ``attested`` and ``superseded_by``), ``rule_ids`` (the
+    rules it numbers), ``sources`` (the
     text files it quotes, with the prefix its citations carry), and ``amends`` (the key of the
     ruleset it changes, if any).
     """
@@ -228,16 +254,35 @@ class Ruleset:
     document: ClassVar[str] = ""
     effective: ClassVar[str] = ""
     in_force: ClassVar[tuple[str, str | None]] = ("", None)
-    #: For a text whose first day is "unknown": the day before which it surely was not in force.
+    #: For a text whose first day is "unknown": a day on which it surely was not yet in force (its
+    #: first day came after it).
     not_before: ClassVar[str] = ""
+    #: For a text whose first day is "unknown": a day on which it surely was in force (a dated
+    #: copy), so its first day came on or before it.
+    attested: ClassVar[str] = ""
+    #: For a text whose last day is "unknown": a day by which it surely had been replaced (its
+    #: successor is attested that day).
+    superseded_by: ClassVar[str] = ""
     rule_ids: ClassVar[tuple[str, ...]] = ()
     sources: ClassVar[tuple["Source", ...]] = ()
     amends: ClassVar[str | None] = None
     """The key of the ruleset this one amends or replaces: its predecessor in its line."""
+    overrides: ClassVar[str | None] = None
+    """The key of a ruleset of *another* document that this one takes as its baseline and overrides
+    where they contradict (the Tournament Rules over the CR, CR 720.1c/729.1c).  A ruleset class
+    subclasses the class of the ruleset it amends or of the one it overrides, never another."""
     summary: ClassVar[str] = ""
     """One line: what this text changed, as it matters to outcomes."""
     #: Where the text applied was published, for people (the source files say where it was copied from).
     citation: ClassVar[str] = ""
+    choice_sustains: ClassVar[bool] = True
+    """Whether a ``choice = true`` step makes its controller involved in maintaining the loop.
+
+    True where a choice keeps a loop going as an action does: the CR's "game choices" (since
+    2009), the current MTR's paragraph on loops sustained by choices, and the older texts as
+    judges read them.  False where a choice is only its maker's way out of the loop, like a
+    breaker: the 2018 MTR, as a judge ruled under it (docs/DOMAIN.md section 6).
+    """
 
     # --- the driver --------------------------------------------------------------------------------
 
@@ -268,7 +313,26 @@ class Ruleset:
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """The players who control the loop's optional actions, in turn order."""
-        return ctx.facts.optional_controllers
+        return self.sustainers(ctx)
+
+    def sustainers(self, ctx: Settlement) -> tuple[str, ...]:
+        """The players whose optional steps keep the loop going, in turn order, as this text
+        reads choices (:attr:`choice_sustains`); the reading is recorded by :meth:`read_choices`.
+
+        Every :meth:`involved` starts from these.  Where a choice does not sustain a loop, a
+        player whose only optional steps are choices is left out: their choice is their way out
+        of the loop, like a breaker (:meth:`Settlement.means`), taken where their intent says.
+        """
+        facts = ctx.facts
+        if facts.choosers:
+            self.read_choices(ctx, facts.choosers)
+        if self.choice_sustains:
+            return facts.optional_controllers
+        return tuple(p for p in facts.optional_controllers if p not in facts.only_choosers)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """Record how this text reads a loop that ``choosers`` keep going by choices rather than
+        actions: a citation where the text says it, a note where it is a reading."""
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """A loop of mandatory actions only."""
@@ -416,6 +480,29 @@ class Ruleset:
     def today(self) -> str:
         """What the rule applied is called today, when that differs (empty by default)."""
         return ""
+
+    def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> "Ruleset":
+        """This ruleset as a later release of its document numbers it: ``number`` from ``since``.
+
+        ``text`` is (date, file name) of the archived text with that number, if there is one.
+        :func:`~rulesets.history.as_of` asks for it when the loop rule was renumbered after the
+        text applied and before the day asked about.  The default, for a text whose citations
+        carry no number to change: the ruleset itself.
+        """
+        return self
+
+    def source_of(self, key: str) -> texts.Document | None:
+        """The document a quoted rule is taken from (None when no source has it)."""
+        for source in self.sources:
+            bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
+            doc = source.load()
+            if bare in doc.ids():
+                return doc
+        try:
+            texts.draw_rule(key.split(" ")[-1], self.cr_date or self.effective)
+        except KeyError:
+            return None
+        return texts.document(texts.DRAW_RULES)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key}>"

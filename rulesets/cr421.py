@@ -8,7 +8,7 @@ modelled here: the two-player text (the 2004 ruleset, 2003-07-01) and the final 
 
 from __future__ import annotations
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, describe_count, earliest, times
+from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
 from .scenario import UNBOUNDED, Count, CutPoint
 
@@ -75,7 +75,18 @@ class Cr2004(Ruleset):
                 "loop is not one of only mandatory actions and can never be a draw. This is the gap "
                 "that rule 421.6 closed in 2008."
             )
-        return facts.in_turn_order(facts.optional_controllers + payers)
+        return facts.in_turn_order(self.sustainers(ctx) + payers)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """Rule 421 speaks of optional actions only: a choice counts as one, by the judges' practice."""
+        ctx.note(
+            f"{self.name} speaks of optional actions (421.2, 421.3, 421.5), not of choices that keep a loop going. "
+            "Reading taken, by the judges' practice: such a choice is an optional action of the player who makes it, "
+            f"so {listing(choosers)} {be(choosers)} involved in the loop ({ctx.choices(choosers)}). Judges rule "
+            "loops kept going by a choice so: with Worldgorger Dragon and Animate Dead, if another creature card "
+            "can be chosen, \u201cyou must do so after as many iterations of this loop as you'd like\u201d "
+            "(Oracle ruling, 2016-06-08)."
+        )
 
     def choice_steps(self, ctx: Settlement, player: str) -> tuple[int, ...]:
         """The steps at which an involved player keeps the loop going (their optional actions)."""
@@ -429,7 +440,7 @@ class Cr2008(Cr2005):
                     "if nobody does, the loop continues as though the effect were mandatory.",
                 )
                 break
-        return facts.optional_controllers
+        return self.sustainers(ctx)
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """421.4, and 421.6: nobody must pay an "unless" cost, but a player may, ending the loop."""

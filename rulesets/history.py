@@ -2,7 +2,9 @@
 
 Dates live here and on each ruleset (``in_force``), never in ``if year > ...`` branches.  Where
 the sources do not give a date (the day the MTR's "choices" paragraph was added), the period is
-recorded as ``"unknown"`` and every answer that depends on it says so.
+recorded as ``"unknown"``, bounded where the sources bound it (``not_before``, ``attested``,
+``superseded_by``), and every answer that depends on it says so.  Likewise the loop rule's number
+is known only on the days in :data:`SHORTCUT_RULE_NUMBERS`: between two of them it is not guessed.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import datetime as _dt
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
 
 from .base import Ruleset
 
@@ -20,7 +24,9 @@ UNKNOWN = "unknown"
 
 #: The Comprehensive Rules' loop rule over time: (first day, rule number), where the sources give
 #: the day.  421 "Handling 'Infinite' Loops" until the Magic 2010 rewrite; then "Taking
-#: Shortcuts", renumbered with the CR's section 7 as new rules were inserted before it.
+#: Shortcuts", renumbered with the CR's section 7 as new rules were inserted before it (on
+#: 2026-04-17, rule 722 "Preparation Cards").  "Today" is the last entry: add a line here when a
+#: release renumbers the rule (``loopcompare sources`` reads the release and says so).
 SHORTCUT_RULE_NUMBERS: tuple[tuple[str, str], ...] = (
     ("1999-04-23", "421"),
     ("2009-07-11", "713"),
@@ -28,26 +34,79 @@ SHORTCUT_RULE_NUMBERS: tuple[tuple[str, str], ...] = (
     ("2024-06-07", "729"),
     ("2025-04-04", "730"),
     ("2025-07-25", "731"),
+    ("2026-04-17", "732"),
 )
 
-#: Every number the shortcut rule has had, in order (DOMAIN.md); the sources date only some.
+#: Every number the shortcut rule has had, in order (docs/DOMAIN.md); the sources date only some.
 SHORTCUT_RULE_SEQUENCE = (
     "713", "714", "715", "716", "718", "719", "720", "721", "722", "724", "725", "726",
-    "727", "728", "727", "728", "729", "730", "731",
+    "727", "728", "727", "728", "729", "730", "731", "732",
 )
+
+
+@dataclass(frozen=True)
+class Numbering:
+    """The loop rule's number on a day, as far as the sources date it.
+
+    ``number`` is the last dated number on or before the day ("" before the first CR) and
+    ``since`` its date.  ``certain`` is False when the next dated number is not the next one in
+    :data:`SHORTCUT_RULE_SEQUENCE`: the rule was renumbered in between on days the sources don't
+    give (``between``), so on this day it may already have had one of those numbers.
+    """
+
+    date: str
+    number: str
+    since: str
+    certain: bool
+    next: tuple[str, str] | None = None
+    between: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        """The answer in words, saying what the sources leave open."""
+        if not self.number:
+            return f"On {self.date} there was no Comprehensive Rules loop rule yet"
+        if self.certain:
+            return f"On {self.date} the loop rule was {self.number} (since {self.since})"
+        assert self.next is not None
+        return (
+            f"On {self.date} the loop rule was {self.number} or a later number: {self.number} from {self.since}, "
+            f"{self.next[1]} from {self.next[0]}, and {', '.join(self.between)} in between on days the sources don't give"
+        )
+
+
+def _positions() -> list[int]:
+    """Each dated number's place in the sequence (421, before it, is -1)."""
+    out, at = [], -1
+    for _, number in SHORTCUT_RULE_NUMBERS:
+        if number in SHORTCUT_RULE_SEQUENCE:
+            at = SHORTCUT_RULE_SEQUENCE.index(number, at + 1)
+            out.append(at)
+        else:
+            out.append(-1)
+    return out
+
+
+def numbering_on(date: str) -> Numbering:
+    """The loop rule's number on ``date``, and whether the sources settle it (see :class:`Numbering`)."""
+    dated = [i for i, (start, _) in enumerate(SHORTCUT_RULE_NUMBERS) if start <= date]
+    if not dated:
+        return Numbering(date, "", "", True)
+    i = dated[-1]
+    since, number = SHORTCUT_RULE_NUMBERS[i]
+    if i + 1 == len(SHORTCUT_RULE_NUMBERS) or date == since:
+        return Numbering(date, number, since, True)
+    positions = _positions()
+    between = SHORTCUT_RULE_SEQUENCE[positions[i] + 1 : positions[i + 1]]
+    return Numbering(date, number, since, not between, SHORTCUT_RULE_NUMBERS[i + 1], tuple(between))
 
 
 def number_on(date: str) -> str:
     """The CR's loop rule number on ``date`` as far as the sources date it ("713", "729", ...).
 
     Between two dated numbers the rule may have had an undated number in between; the answer is
-    then the last dated one, which is what a citation of that period's text uses here.
+    then the last dated one (:func:`numbering_on` says whether it is certain).
     """
-    number = ""
-    for start, value in SHORTCUT_RULE_NUMBERS:
-        if start <= date:
-            number = value
-    return number
+    return numbering_on(date).number
 
 
 def number_today() -> str:
@@ -55,8 +114,29 @@ def number_today() -> str:
     return SHORTCUT_RULE_NUMBERS[-1][1]
 
 
+def since_today() -> str:
+    """The first day of today's number (the newest renumbering in the sources)."""
+    return SHORTCUT_RULE_NUMBERS[-1][0]
+
+
+def numbers_in_words() -> str:
+    """The loop rule's numbers over time, saying where the sources leave renumberings undated."""
+    parts = []
+    for start, number in SHORTCUT_RULE_NUMBERS:
+        gap = numbering_on(_next_day(start))
+        if not gap.certain:
+            parts.append(f"{number} from {start} (then {', '.join(gap.between)} on days the sources don't give)")
+        else:
+            parts.append(f"{number} from {start}")
+    return "; ".join(parts) + f". Today it is {number_today()}."
+
+
+def _next_day(date: str) -> str:
+    return (_dt.date.fromisoformat(date) + _dt.timedelta(days=1)).isoformat()
+
+
 def renumbered(rule_id: str, to: str | None = None) -> str:
-    """A CR rule id with the loop rule's number replaced (``"713.3"`` -> ``"731.3"``).
+    """A CR rule id with the loop rule's number replaced (``"713.3"`` -> ``"732.3"``).
 
     Rule 421 was rewritten, not renumbered: its ids are returned unchanged.
     """
@@ -64,6 +144,30 @@ def renumbered(rule_id: str, to: str | None = None) -> str:
     if head in SHORTCUT_RULE_SEQUENCE and tail:
         return f"{to or number_today()}.{tail}"
     return rule_id
+
+
+_SHORTCUT_TEXT = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})_cr_(?P<number>\d{3})\.txt$")
+
+
+@lru_cache(maxsize=1)
+def shortcut_texts() -> tuple[tuple[str, str, str], ...]:
+    """The archived texts of the whole loop rule 713 and later: (date, number, file name), oldest first.
+
+    Files named ``DATE_cr_NNN.txt`` in ``rulesets/texts/`` (a file holding one subrule, such as
+    ``2009-09-04_cr_713.3.txt``, is not a whole text).
+    """
+    out = []
+    for entry in resources.files("loopcompare.rulesets").joinpath("texts").iterdir():
+        match = _SHORTCUT_TEXT.match(entry.name)
+        if match and match["number"] in SHORTCUT_RULE_SEQUENCE:
+            out.append((match["date"], match["number"], entry.name))
+    return tuple(sorted(out))
+
+
+def text_numbered(number: str, date: str) -> tuple[str, str] | None:
+    """The newest archived text of the loop rule numbered ``number`` and dated on or before ``date``."""
+    found = [(d, name) for d, n, name in shortcut_texts() if n == number and d <= date]
+    return found[-1] if found else None
 
 
 def check_date(text: str) -> str:
@@ -83,19 +187,75 @@ def check_date(text: str) -> str:
 
 
 def in_force_on(ruleset: Ruleset, date: str) -> bool | None:
-    """True/False when the sources settle whether the text was in force on ``date``; None if not."""
+    """True/False when the sources settle whether the text was in force on ``date``; None if not.
+
+    An unknown first or last day is bounded where the sources bound it: not in force on or before
+    ``not_before``, in force (if not yet replaced) from ``attested``, replaced by ``superseded_by``.
+    """
     start, end = ruleset.in_force
     if start == UNKNOWN:
-        if date <= ruleset.not_before:
+        if ruleset.not_before and date <= ruleset.not_before:
             return False
-        return None if end is None or date <= end else False
-    if date < start:
-        return False
+        begun = True if ruleset.attested and date >= ruleset.attested else None
+    else:
+        if date < start:
+            return False
+        begun = True
     if end is None:
-        return True
-    if end == UNKNOWN:
-        return True if date == start else None
-    return date <= end
+        ended: bool | None = False
+    elif end == UNKNOWN:
+        if ruleset.superseded_by and date >= ruleset.superseded_by:
+            return False
+        ended = False if date == start else None
+    else:
+        if date > end:
+            return False
+        ended = False
+    return True if begun is True and ended is False else None
+
+
+def start_in_words(ruleset: Ruleset) -> str:
+    """The first day a text was in force, in words: a date, or the interval the sources give."""
+    start = ruleset.in_force[0]
+    if start != UNKNOWN:
+        return start
+    if ruleset.not_before and ruleset.attested:
+        return f"a day after {ruleset.not_before}, by {ruleset.attested}"
+    if ruleset.not_before:
+        return f"a day after {ruleset.not_before}"
+    if ruleset.attested:
+        return f"a day by {ruleset.attested}"
+    return "an unknown date"
+
+
+def end_in_words(ruleset: Ruleset) -> str | None:
+    """The last day a text was in force, in words (None: still in force)."""
+    end = ruleset.in_force[1]
+    if end is None or end != UNKNOWN:
+        return end
+    if ruleset.superseded_by:
+        return f"a day before {ruleset.superseded_by}"
+    return "an unknown date"
+
+
+def in_force_today(ruleset: Ruleset) -> str:
+    """ "in force", and for a CR loop rule renumbered since its text, the number it has today."""
+    number = getattr(ruleset, "number", "")
+    if is_cr_loop_rule(ruleset) and number != number_today():
+        return f"in force (rule {number_today()} since {since_today()})"
+    return "in force"
+
+
+def is_cr_loop_rule(ruleset: Ruleset) -> bool:
+    """True for a Comprehensive Rules "Taking Shortcuts" text (its rules carry the loop rule's number)."""
+    number = getattr(ruleset, "number", "")
+    return number in SHORTCUT_RULE_SEQUENCE and any(r.startswith(number + ".") for r in ruleset.rule_ids)
+
+
+def period_in_words(ruleset: Ruleset) -> str:
+    """A text's period in force: "2008-10-01 to 2009-07-10", "since a day after 2018-07-13, by 2025-11-10"."""
+    start, end = start_in_words(ruleset), end_in_words(ruleset)
+    return f"since {start}" if end is None else f"{start} to {end}"
 
 
 @dataclass(frozen=True)
@@ -108,24 +268,42 @@ class AsOf:
 
 
 def as_of(rulesets, date: str) -> AsOf:
-    """The CR (and the MTR, where one existed) in force on ``date``.
+    """The CR (and the MTR, where one existed) in force on ``date``, numbered as on that day.
 
     Where the sources don't date a change, every text that may have been in force is returned,
-    with a note.
+    with a note.  A text still in force after its rule was renumbered is returned as the document
+    of that day numbered it (:meth:`Ruleset.renumbered`), quoting the archived text of that number
+    where there is one; where the number on that day is not dated, it keeps its own, with a note.
     """
     date = check_date(date)
     chosen: list[Ruleset] = []
     notes: list[str] = []
+    numbering = numbering_on(date)
     for line in lines(rulesets):
         certain = [r for r in line if in_force_on(r, date) is True]
         maybe = [r for r in line if in_force_on(r, date) is None]
         if maybe and len(certain + maybe) > 1:
             names = ", ".join(r.key for r in certain + maybe)
+            bounds = [f" ({start_in_words(r)})" for r in certain + maybe if r.in_force[0] == UNKNOWN]
             notes.append(
-                f"The sources don't say which of {names} was in force on {date}: the date of the change "
-                "between them is unknown, so each is applied."
+                f"The sources don't say which of {names} was in force on {date}: the date of the change between "
+                f"them is unknown{bounds[0] if bounds else ''}, so each is applied."
             )
         chosen += certain + maybe
+    undated: list[str] = []
+    for i, ruleset in enumerate(chosen):
+        number = getattr(ruleset, "number", "")
+        if number not in SHORTCUT_RULE_SEQUENCE or not numbering.number:
+            continue
+        if not numbering.certain:
+            undated.append(f"{ruleset.key} {number}")
+        elif numbering.number != number:
+            chosen[i] = ruleset.renumbered(numbering.number, numbering.since, text_numbered(numbering.number, date))
+    if undated:
+        notes.append(
+            f"{numbering.describe()}: the number is not guessed, and each text is "
+            f"cited as it numbers the rule ({', '.join(undated)})."
+        )
     return AsOf(date, tuple(chosen), tuple(notes))
 
 

@@ -10,7 +10,7 @@ restarting a loop without a relevant change, and otherwise leaves the CR in forc
 
 from __future__ import annotations
 
-from .base import Decision, Settlement, Source, Stop, describe_count, earliest
+from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result
 from .scenario import UNBOUNDED
 from .shortcuts import Cr2009Sept
@@ -33,7 +33,9 @@ class Mtr2018(Cr2009Sept):
     * a loop may span turns only if the game state is not meaningfully changing;
     * once shortcut, a loop may not be restarted until the game changes in a relevant way.
 
-    It has no paragraph on loops sustained by choices (added later; see :class:`MtrCurrent`).
+    It has no paragraph on loops sustained by choices (added later; see :class:`MtrCurrent`), and
+    a judge ruled under it that a choice is not an action that sustains a loop (Scott Marshall,
+    judge forum, 2018-10-08): a player who only chooses is not involved (:attr:`choice_sustains`).
     """
 
     key = "mtr-2018"
@@ -42,24 +44,37 @@ class Mtr2018(Cr2009Sept):
     document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d, first text"
     citation = "Magic Tournament Rules effective 2018-07-13, section 4.4"
     effective = "2018-07-13"
-    # Replaced by the current text on a date the sources don't give.
+    # Replaced by the current text on a day the sources don't give, but by 2025-11-10, when a
+    # dated copy of the current text exists.
     in_force = ("2018-07-13", "unknown")
+    superseded_by = "2025-11-10"
     rule_ids = (MTR,)
     number = "720"
     sources = (Source("2018-07-13_mtr_4.4.txt", mtr_section=MTR), Source("2018-07-13_cr_720.txt", prefix="CR "))
     amends = None
+    overrides = "cr-2009-09"
     summary = "Tournament loops: everyone names a number, the lowest wins; no non-deterministic loops; no restarts."
     cite = "CR "
     cr_date = "2018-07-13"
     loop_rule = MTR
     #: Whether the text has the paragraph on loops sustained by choices.
     has_choices_paragraph = False
+    #: No choices paragraph, and the ruling under this text: a choice is its maker's way out.
+    choice_sustains = False
 
     def today(self) -> str:
         from .history import number_today
 
         now = number_today()
-        return "" if now == self.number else f"The CR rule it overrides, {self.number}, is numbered {now} today."
+        later = "" if now == self.number else f"The CR rule it overrides, {self.number}, is numbered {now} today."
+        return " ".join(part for part in (self.renumbering, later) if part)
+
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+        """The MTR's own text stays; only the CR it is read with is cited as renumbered."""
+        return {"cr_date": text[0] if text else self.cr_date}
+
+    def renumbering_note(self, old: str, how: str, quoted: str) -> str:
+        return f"The CR rule it overrides, {old}, is cited as {how}; {quoted}."
 
     def loop_quote(self) -> str:
         return self.paragraph("A loop is a form of tournament shortcut")
@@ -141,6 +156,37 @@ class Mtr2018(Cr2009Sept):
                 f"Rules do not contradict it ({self.rule('1c')})."
             )
         return super().involved(ctx)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """The current text's paragraph on choices; for the 2018 text, the ruling made under it."""
+        if self.choice_sustains:
+            if self.has_choices_paragraph:
+                self.mtr(
+                    ctx,
+                    "sustained by choices",
+                    f"the loop is sustained by {'a choice' if len(choosers) == 1 else 'choices'} ({ctx.choices(choosers)}): the rules above apply "
+                    f"with {listing(choosers)} making a different choice rather than ceasing to take an action, so "
+                    f"{listing(choosers)} {be(choosers)} involved in maintaining the loop.",
+                )
+            return
+        facts = ctx.facts
+        left_out = [p for p in choosers if p in facts.only_choosers]
+        acting = [p for p in choosers if p not in facts.only_choosers]
+        here = ""
+        if left_out:
+            here += f" Here {ctx.choices(left_out)} {be(left_out)} no action: {listing(left_out)} {be(left_out)} not involved."
+        if acting:
+            here += f" {listing(acting)} also {'takes' if len(acting) == 1 else 'take'} actions in the loop and {be(acting)} involved through them."
+        ctx.note(
+            "This text of MTR 4.4 has no paragraph on loops sustained by choices (the current text added one). Reading "
+            "taken, as Scott Marshall ruled under it (judge forum, 2018-10-08, Teferi, Hero of Dominaria against a Nexus of "
+            "Fate discarded to hand size every turn): \u201cThe Nexus player is simply doing what the game rules instruct "
+            "them to do - yes, they're choosing which card to discard, but it's not a game action they're taking, it's "
+            "following the rules of the game.\u201d A choice does not make the player who makes it involved in maintaining "
+            "the loop; it is their way out of it, like an action that breaks the loop, taken where their intent says."
+            f"{here} The ruling itself calls this \u201can odd outcome\u201d and says that a judge who rules such a loop a "
+            "draw would not be called wrong."
+        )
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """No players involved: each names when they'll break it, or no action; all none: draw."""
@@ -262,13 +308,9 @@ class Mtr2018(Cr2009Sept):
         step = steps[stop.point.steps] if stop.point.steps < len(steps) else None
         if step is None or not step.choice or step.by != stop.player:
             return
+        # Without the paragraph, the choice is the player's way out (the reading :meth:`read_choices` notes).
         if self.has_choices_paragraph:
             self.mtr(ctx, "sustained by choices", f"the loop is sustained by {stop.player}'s choice; the game moves to the point where {stop.player} makes a different choice.")
-        else:
-            ctx.note(
-                f"This text of MTR 4.4 has no rule for loops sustained by choices. Reading taken: {stop.player}'s "
-                "choice is treated as an action they stop taking (the paragraph added later says the same)."
-            )
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:  # noqa: D102
         """A choice involving hidden information: a judge may be needed."""
@@ -298,22 +340,30 @@ class MtrCurrent(Mtr2018):
     """MTR 4.4 "Loops", current text: the 2018 section plus the paragraph on loops sustained by
     choices ("a judge may be needed" when the choice involves hidden information).
 
-    The date the paragraph was added is not in the sources, so the period in force of each MTR
-    text is known only at its ends: the section since 2018-07-13, this text today.  It is read
-    with the current CR (rule 729 of 2024-06-07, cited as "CR 729.x").
+    The text applied is that of 2026-02-27, the same as 2025-11-10's; it differs from 2018's only
+    by that paragraph and a serial comma ("probability, or mathematical convergence").  The day
+    the paragraph was added is not in the sources: after 2018-07-13, by 2025-11-10 (an interval,
+    ``not_before`` .. ``attested``, never a made-up day).  It is read with the current CR (rule 729
+    of 2024-06-07, cited as "CR 729.x"; as renumbered on a later day with ``--as-of``).
     """
 
     key = "mtr-current"
     aliases = ("mtr", "mtr-4.4")
     name = "MTR 4.4 (current)"
     document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d"
-    citation = "Magic Tournament Rules, section 4.4, current text"
-    effective = "current"
+    citation = "Magic Tournament Rules effective 2026-02-27, section 4.4 (the same text 2025-11-10)"
+    effective = "2026-02-27"
     in_force = ("unknown", None)
     not_before = "2018-07-13"
+    attested = "2025-11-10"
     number = "729"
-    sources = (Source("current_mtr_4.4.txt", mtr_section=MTR), Source("2024-06-07_cr_729.txt", prefix="CR "))
+    sources = (Source("2026-02-27_mtr_4.4.txt", mtr_section=MTR), Source("2024-06-07_cr_729.txt", prefix="CR "))
     amends = "mtr-2018"
-    summary = "Adds loops sustained by choices: a judge may be needed when the choice involves hidden information."
+    summary = (
+        "Adds loops sustained by choices: a choice keeps its maker involved, as an action does (a loop kept going across "
+        "turns by one player's actions and another's choice becomes a draw); a judge may be needed when the choice "
+        "involves hidden information."
+    )
     cr_date = "2024-06-07"
     has_choices_paragraph = True
+    choice_sustains = True

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Mapping, Union
 
 from .scenario import UNBOUNDED, Count, Value
 
 
 class Result(enum.Enum):
-    """How the loop is settled (FORMAT.md ``result``)."""
+    """How the loop is settled (docs/FORMAT.md ``result``)."""
 
     SHORTCUT = "shortcut"
     """The loop is shortcut to a cut point."""
@@ -27,6 +28,30 @@ class Result(enum.Enum):
 
 
 Iterations = Union[None, Count, Mapping[str, Count]]
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """A player who left the game during the loop, and when (counted as cut points are)."""
+
+    player: str
+    iterations: Count
+    steps: int = 0
+
+    def to_json(self) -> dict:
+        """docs/FORMAT.md's ``eliminated`` entry."""
+        return {"player": self.player, "iterations": plain(self.iterations), "steps": self.steps}
+
+
+class StoppedBy(enum.Enum):
+    """Why the player who deviates stopped (docs/FORMAT.md "Format 2", item 8)."""
+
+    INTENT = "intent"
+    """They meant to (their intent, or a number they named)."""
+    REQUIREMENT = "requirement"
+    """Their optional step's ``requires`` failed: they couldn't go on."""
+    RULE = "rule"
+    """A rule forced it (a fragmented loop, the MTR repeated state, a chooser inside a resolution)."""
 
 # The fields of an outcome that take part in a comparison, in report order.
 COMPARED_FIELDS = ("result", "iterations", "steps", "deviates", "last_action", "state", "judge")
@@ -53,6 +78,17 @@ class Outcome:
     notes: tuple[str, ...] = ()
     transcript: tuple[str, ...] = ()
     quotes: tuple[tuple[str, str], ...] = ()
+    # --- added with format 2; neutral values for format 1 loops ---
+    ended_by: str | None = None
+    """The ``effect`` of the end that stopped the loop (or the failed requirement), else None."""
+    eliminated: tuple[Elimination, ...] = ()
+    """Players who lost during the loop, in order."""
+    stopped_by: StoppedBy | None = None
+    """Why ``deviates`` stopped; None when nobody deviates."""
+    ends_early_if: str | None = None
+    """The ``when`` of an event that may end the loop before the cut, else None."""
+    expected_iterations: Fraction | None = None
+    """With a ``chance`` on that event: the expected number of iterations at the stop."""
 
     def value(self, name: str):
         """A compared field's value in plain data (``state.NAME`` for one state value).
@@ -67,7 +103,7 @@ class Outcome:
         return plain(raw)
 
     def to_json(self) -> dict:
-        """FORMAT.md's outcome object, keys in the documented order."""
+        """docs/FORMAT.md's outcome object, keys in the documented order."""
         return {
             "result": self.result.value,
             "iterations": plain(self.iterations),

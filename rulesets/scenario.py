@@ -13,24 +13,22 @@ question is independent of how many iterations it is about.
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cached_property
 from typing import Mapping, Union
 
 
-class _Unbounded:
+class Unbounded(enum.Enum):
     """The number a player names when they want a loop to go on: arbitrarily large, finite.
 
     "There's no such thing as infinity in Magic": a player who never deviates names some finite
-    number larger than anything else in play.  Reports show it as ``unbounded``.
+    number larger than anything else in play.  Reports show it as ``unbounded``.  It has one
+    member, :data:`UNBOUNDED`; test for it with ``is``.
     """
 
-    _instance: "_Unbounded | None" = None
-
-    def __new__(cls) -> "_Unbounded":
-        if cls._instance is None:
-            cls._instance = super().__new__(cls)
-        return cls._instance
+    UNBOUNDED = "unbounded"
 
     def __repr__(self) -> str:
         return "UNBOUNDED"
@@ -38,15 +36,14 @@ class _Unbounded:
     def __str__(self) -> str:
         return "unbounded"
 
-    def __reduce__(self) -> str:
-        return "UNBOUNDED"
 
+UNBOUNDED = Unbounded.UNBOUNDED
+"""The single arbitrarily-large-but-finite value (see :class:`Unbounded`)."""
 
-UNBOUNDED = _Unbounded()
-"""The single arbitrarily-large-but-finite value (see :class:`_Unbounded`)."""
+_Unbounded = Unbounded  # the name used before 0.2, kept for plugins that imported it
 
-Count = Union[int, _Unbounded]
-Value = Union[bool, int, _Unbounded]
+Count = Union[int, Unbounded]
+Value = Union[bool, int, Unbounded]
 
 
 @dataclass(frozen=True)
@@ -76,6 +73,69 @@ class Step:
     set: Mapping[str, Union[bool, int]] = field(default_factory=dict)
     add: Mapping[str, int] = field(default_factory=dict)
     unless: Unless | None = None
+    # --- format 2 (docs/FORMAT.md "Format 2"); the defaults are format 1's meaning ---
+    mul: Mapping[str, int] = field(default_factory=dict)
+    """x -> x * m, applied before ``add`` and ``set`` in the same application (m >= 0)."""
+    requires: Mapping[str, int] = field(default_factory=dict)
+    """The step can be taken only while each named plain value is >= the number."""
+    times: int = 1
+    """How many times the step happens per iteration (each application checks requires and ends)."""
+    target: "Target | None" = None
+    """Whose per-player value the step's effects touch."""
+    sustains: bool = True
+    """False for a side benefit: declining it doesn't stop the loop, and it never makes its controller involved."""
+    alternative: str = ""
+    """For ``choice = true`` on a mandatory step (format 2): what its controller chooses instead."""
+    ends_loop: "EndsLoop | None" = None
+    """An event at this step that can end the loop (by chance or hidden information)."""
+    turn: str = ""
+    """Whose turn this step happens in; empty: the previous step's (the first step: the active player)."""
+
+
+@dataclass(frozen=True)
+class Target:
+    """Which players a step's effects on per-player values apply to (docs/FORMAT.md "Format 2", item 5).
+
+    ``order`` is ``"rotate"`` (one target per application, cycling through ``among``, skipping
+    players who have left), ``"each"`` (all of them) or ``"fixed"`` (the first still in the game).
+    """
+
+    among: tuple[str, ...]
+    order: str = "fixed"
+
+
+@dataclass(frozen=True)
+class EndsLoop:
+    """An event at a step that may end the loop: ``when`` in words, ``chance`` if known."""
+
+    when: str
+    chance: Fraction | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Limits:
+    """A plain integer's floor and ceiling: every effect is clamped to ``[min, max]``."""
+
+    min: int | None = None
+    max: int | None = None
+
+
+@dataclass(frozen=True)
+class End:
+    """One way the loop ends by itself (a ``[[end]]`` table; ``[loop].ends_when`` is the one-entry form).
+
+    The end holds when integer ``value`` is <= ``bound`` (``at_most``) or >= it.  ``loses`` names
+    the player who then loses the game (a plain value); ``loses_each`` makes each player whose
+    own entry of a per-player value reaches the bound lose.
+    """
+
+    value: str
+    bound: int
+    at_most: bool
+    effect: str = ""
+    loses: str | None = None
+    loses_each: bool = False
 
 
 @dataclass(frozen=True)
@@ -89,7 +149,7 @@ class EndsWhen:
 
 @dataclass(frozen=True)
 class LoopFlags:
-    """Facts about the loop as a whole (FORMAT.md ``[loop]``)."""
+    """Facts about the loop as a whole (docs/FORMAT.md ``[loop]``)."""
 
     independent: bool = False
     spans_turns: bool = False
@@ -97,6 +157,8 @@ class LoopFlags:
     shortcut_before: bool = False
     ends_when: EndsWhen | None = None
     ends_with: str | None = None
+    within: str = "priority"
+    """``"resolution"`` for a repetition inside one spell's or ability's resolution (format 2)."""
 
 
 @dataclass(frozen=True)
@@ -105,6 +167,19 @@ class Breaker:
 
     by: str
     does: str
+    hidden: bool = False
+    """The out is hidden information (format 2): under the current MTR a judge may be needed."""
+
+
+@dataclass(frozen=True)
+class Goal:
+    """An intent as a goal: keep the loop going until ``value`` (``player``'s entry, for a
+    per-player value) is <= ``bound`` (``at_most``) or >= it; converted to a count in closed form."""
+
+    value: str
+    bound: int
+    at_most: bool
+    player: str | None = None
 
 
 @dataclass(frozen=True)
@@ -118,14 +193,20 @@ class Intent:
 
     after: int | None = None
     step: int | None = None
+    until: Goal | None = None
+    """A goal instead of a count (format 2); ``after`` is then None until the goal is converted."""
 
     @property
     def never(self) -> bool:
-        """True when the player never deviates."""
-        return self.after is None
+        """True when the player never deviates (no count and no goal)."""
+        return self.after is None and self.until is None
 
     def describe(self) -> str:
         """Plain words for reports: "never", "after 3 iterations", "after 5 iterations and 1 step"."""
+        if self.until is not None and self.after is None:
+            goal = self.until
+            whose = f"{goal.player}'s " if goal.player else ""
+            return f"until {whose}{goal.value} is {'at most' if goal.at_most else 'at least'} {goal.bound:,}"
         if self.after is None:
             return "never"
         text = f"after {self.after:,} iteration{'s' if self.after != 1 else ''}"
@@ -169,17 +250,40 @@ class Scenario:
     players: tuple[str, ...]
     steps: tuple[Step, ...]
     active: str = ""
-    state: Mapping[str, Union[bool, int]] = field(default_factory=dict)
+    state: Mapping[str, Union[bool, int, Mapping[str, int]]] = field(default_factory=dict)
+    """Starting values: a boolean, an integer, or (format 2) one integer per player."""
     loop: LoopFlags = field(default_factory=LoopFlags)
     breakers: tuple[Breaker, ...] = ()
     intents: Mapping[str, Intent] = field(default_factory=dict)
     description: str = ""
     source: str = ""
     tags: tuple[str, ...] = ()
+    # --- format 2 ---
+    format: int = 1
+    """The scenario format the file declared (1 or 2)."""
+    limits: Mapping[str, Limits] = field(default_factory=dict)
+    """Floors and ceilings of plain integers (``{start, min, max}`` in ``[state]``)."""
+    ends: tuple[End, ...] = ()
+    """The ``[[end]]`` tables, in file order (format 2)."""
 
     def __post_init__(self) -> None:
         if not self.active:
             object.__setattr__(self, "active", self.players[0])
+
+    @property
+    def per_player(self) -> tuple[str, ...]:
+        """The names of per-player values (``life = { Bob = 12, Carol = 30 }``), in declaration order."""
+        return tuple(name for name, value in self.state.items() if isinstance(value, Mapping))
+
+    @property
+    def end_conditions(self) -> tuple[End, ...]:
+        """Every way the loop ends by itself: the ``[[end]]`` tables, or ``[loop].ends_when`` as one."""
+        if self.ends:
+            return self.ends
+        when = self.loop.ends_when
+        if when is None:
+            return ()
+        return (End(when.value, when.bound, when.at_most, self.loop.ends_with or ""),)
 
     def intent(self, player: str) -> Intent:
         """The player's intent; a player left out never deviates."""
@@ -283,13 +387,32 @@ class LoopFacts:
             if (s.optional and s.by == player) or (unless and s.unless and s.unless.by == player)
         )
 
+    def choice_points(self, player: str) -> tuple[int, ...]:
+        """Indexes of the ``choice = true`` steps at which ``player`` could choose otherwise."""
+        steps = self.scenario.steps
+        return tuple(i for i in self.choice_steps(player, unless=False) if steps[i].choice)
+
+    @cached_property
+    def choosers(self) -> tuple[str, ...]:
+        """Players among :attr:`optional_controllers` who keep the loop going by a choice
+        (a ``choice = true`` step), in turn order (docs/DOMAIN.md section 6)."""
+        return tuple(p for p in self.optional_controllers if self.choice_points(p))
+
+    @cached_property
+    def only_choosers(self) -> tuple[str, ...]:
+        """The :attr:`choosers` who take no action in the loop: every point where they could
+        stop keeping it going is a choice."""
+        return tuple(
+            p for p in self.choosers if len(self.choice_points(p)) == len(self.choice_steps(p, unless=False))
+        )
+
     def first_choice(self, player: str) -> int | None:
         """The first step of an iteration at which ``player`` could deviate, if any."""
         steps = self.choice_steps(player)
         return steps[0] if steps else None
 
     def deviation_point(self, player: str) -> CutPoint | None:
-        """FORMAT.md's deviation point for the player's intent; None for "never"."""
+        """docs/FORMAT.md's deviation point for the player's intent; None for "never"."""
         intent = self.scenario.intent(player)
         if intent.never:
             return None
@@ -357,7 +480,7 @@ class LoopFacts:
 
     @cached_property
     def state_repeats(self) -> bool:
-        """True when every tracked integer's net change per iteration is zero (DOMAIN.md section 3)."""
+        """True when every tracked integer's net change per iteration is zero (docs/DOMAIN.md section 3)."""
         return not any(self.net_changes.values())
 
     @cached_property
@@ -366,7 +489,7 @@ class LoopFacts:
 
         The state repeats iff every integer's net change per iteration is zero; each value is
         then periodic from the first iteration on, so the first repeat is at the second or third
-        visit of some point of the loop (DOMAIN.md section 3).
+        visit of some point of the loop (docs/DOMAIN.md section 3).
         """
         if not self.state_repeats:
             return None

@@ -1,4 +1,4 @@
-"""Comprehensive Rules "Taking Shortcuts" (rule 713 in 2009 .. 731 today).
+"""Comprehensive Rules "Taking Shortcuts" (rule 713 in 2009; today's number is in history.py).
 
 The Magic 2010 rewrite (2009-07-11) replaced rule 421 with a shortcut procedure: the player with
 priority proposes a sequence, every other player accepts or shortens it (.2), a fragmented loop
@@ -6,13 +6,17 @@ makes the active player stop as soon as a game state repeats (.3), a loop of onl
 actions is a draw (.4), nobody can be forced to break a loop (.5) or to pay an "unless" cost
 (.6).  Three texts are modelled: 713 of 2009-07-11 (two-player 713.3), 713 of 2009-09-04
 (multiplayer 713.3; the same rule, renumbered, until 2024), and 729 of 2024-06-07, still in
-force today, renumbered 730 (2025-04-04) and 731 (2025-07-25).  Rule ids are built from each
-text's ``number``, so every citation uses the number the rule had in the document applied.
+force, renumbered 730 (2025-04-04), 731 (2025-07-25) and 732 (2026-04-17).  Rule ids are built
+from each text's ``number``, so every citation uses the number the rule had in the document
+applied; :meth:`Cr2009.renumbered` gives the same rule as a later release numbered it.
 """
 
 from __future__ import annotations
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, earliest, times
+from dataclasses import replace
+from typing import ClassVar
+
+from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result
 from .scenario import Count, CutPoint
 
@@ -55,11 +59,66 @@ class Cr2009(Ruleset):
     rule_ids = _numbered("713", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "4", "5", "6")
     loop_rule = "713.1b"
 
+    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
+    renumbering: ClassVar[str] = ""
+
     def today(self) -> str:
         from .history import number_today
 
         now = number_today()
-        return "" if now == self.number else f"Rule {self.number} is numbered {now} today (same rule)."
+        later = "" if now == self.number else f"Rule {self.number} is numbered {now} today (same rule)."
+        return " ".join(part for part in (self.renumbering, later) if part)
+
+    def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> Ruleset:
+        """The same rule as the release of ``since`` numbers it: every citation carries ``number``.
+
+        The rules quoted come from the archived text of that number (``text``: date, file name)
+        where there is one; otherwise from this text, under the new ids, and the report says so.
+        """
+        if number == self.number:
+            return self
+        from .history import SHORTCUT_RULE_NUMBERS, renumbered
+
+        old = self.number
+        sources: list[Source] = []
+        for source in self.sources:
+            if source.mtr_section is None:
+                source = Source(text[1], prefix=source.prefix) if text else replace(source, number=number)
+            if source not in sources:
+                sources.append(source)
+        applied = self.cr_date or self.effective
+        steps = [f"{n} from {d}" for d, n in SHORTCUT_RULE_NUMBERS if applied < d <= since]
+        steps = steps or [f"{number} from {since}"]
+        how = f"numbered {', '.join(steps[:-1])} and {steps[-1]}" if len(steps) > 1 else f"numbered {steps[0]}"
+        quoted = (
+            f"quoted from the text of {text[0]}" if text
+            else f"no text numbered {number} is archived: quoted from the text of {applied}, under the new numbers"
+        )
+        attrs = {
+            "__doc__": f"{type(self).__name__} as numbered from {since}: rule {number} (the same rule as {old}).",
+            "number": number,
+            "rule_ids": tuple(renumbered(r, number) for r in self.rule_ids),
+            "loop_rule": renumbered(self.loop_rule, number),
+            "sources": tuple(sources),
+            **self.edition(number, since, text),
+        }
+        attrs["renumbering"] = self.renumbering_note(f"{old} of {applied}", how, quoted)
+        return type(type(self).__name__, (type(self),), attrs)()
+
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+        """What else a renumbered release changes: the column's name, the document, the date of
+        the text applied."""
+        date = text[0] if text else since
+        return {
+            "name": f"CR {number} ({date})",
+            "document": self.document.replace(f"rule {self.number}", f"rule {number}"),
+            "effective": text[0] if text else self.effective,
+            "citation": f"Comprehensive Rules effective {since} (rule {number}); the same rule as {self.number} of {self.effective}",
+        }
+
+    def renumbering_note(self, old: str, how: str, quoted: str) -> str:
+        """The sentence a report gives a renumbered release."""
+        return f"The rule {old}, {how}; {quoted}."
 
     def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
         """Who must stop a fragmented loop; None where this text does not say (713.3, 2009-07-11)."""
@@ -104,7 +163,18 @@ class Cr2009(Ruleset):
                     "if nobody does, the loop continues as though the effect were mandatory.",
                 )
                 break
-        return ctx.facts.optional_controllers
+        return self.sustainers(ctx)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """729 speaks of "game choices" throughout: a choice that keeps the loop going is one."""
+        ctx.note(
+            f"Rule {self.number} speaks of game choices throughout: a shortcut is \u201ca sequence of game choices, for "
+            f"all players\u201d ({self.rule('2a')}), and a player stops a loop by making \u201ca different game "
+            f"choice\u201d ({self.rule('2c')}, {self.rule('3')}). Reading taken: a choice that keeps the loop going is "
+            f"such a game choice, so {listing(choosers)} {be(choosers)} involved in the loop "
+            f"({ctx.choices(choosers)}), though {self.rule('1')} glosses a game choice as \u201ceither taking an action "
+            "or passing priority\u201d."
+        )
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """729.4 draw, unless a player chooses to break the loop (729.5, 729.6)."""
@@ -288,12 +358,13 @@ class Cr2009Sept(Cr2009):
 
 
 class Cr2024(Cr2009Sept):
-    """CR 729 "Taking Shortcuts", text of 2024-06-07 (the current CR; renumbered 730, then 731).
+    """CR 729 "Taking Shortcuts", text of 2024-06-07 (the current CR; renumbered 730, 731, 732).
 
     The same rules as the multiplayer text of 2009-09-04, renumbered (713 became 729 by way of
     714 .. 728) and with 729.1c (since 2018-07-13 as 720.1c): in a tournament the Tournament Rules
-    take precedence.  Still in force: renumbered 730 on 2025-04-04 and 731 on 2025-07-25, with
-    only the examples' wording changed (text of 2026-01-16).
+    take precedence.  Still in force: renumbered 730 on 2025-04-04, 731 on 2025-07-25 (only the
+    examples' wording changed, text of 2026-01-16) and 732 on 2026-04-17, when rule 722
+    "Preparation Cards" was inserted (the same text as 2026-01-16's, number masked).
     """
 
     key = "cr-2024"

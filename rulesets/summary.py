@@ -7,7 +7,7 @@ numbers the players pick, and then stops where it would begin again.
 
 from __future__ import annotations
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, describe_count, earliest, times
+from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
 from .scenario import UNBOUNDED, CutPoint
 
@@ -77,7 +77,16 @@ class Summary1998(Ruleset):
                 "G.21 has no rule for \u201c[X] unless [Y]\u201d effects. Reading taken (as for CR 421 before 2008): the "
                 f"choice not to perform [Y] puts the loop under the control of {', '.join(payers)}."
             )
-        return facts.in_turn_order(facts.optional_controllers + payers)
+        return facts.in_turn_order(self.sustainers(ctx) + payers)
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """G.21 speaks of control, not of choices: a choice puts the loop under its maker's control."""
+        ctx.note(
+            "G.21 speaks of combinations \u201ccompletely under player control\u201d (G.21.2) and of loops \u201cfor which "
+            "the players have no control\u201d (G.21.3), not of choices. Reading taken, as for CR 421: a choice that "
+            "keeps the loop going puts it under the control of the player who makes it, so "
+            f"{listing(choosers)} {be(choosers)} in control of the loop ({ctx.choices(choosers)})."
+        )
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """G.21.3: each player picks a number, the active player first; the larger one counts.

@@ -22,6 +22,7 @@ from importlib import resources
 _RULE_START = re.compile(
     r"^(?P<id>(?:\d{3}\.\d+[a-z]?)|(?:G\.21\.(?:\d+|Ruling\.\d+))|(?:[A-Z]{1,3}\.\d+(?:\.\d+)*[a-z]?))(?:\.|\s+-)?\s+(?P<text>.*)$"
 )
+_NUMBERED = re.compile(r"^\d{3}\.")
 _DRAW_HEADING = re.compile(r"^## (?P<id>\d{3}\.\d+[a-z]?), CR (?P<start>\d{4}-\d{2}-\d{2})")
 
 
@@ -44,10 +45,30 @@ class Document:
         """Every rule id, in document order."""
         return tuple(key for key, _ in self.rules)
 
+    def renumbered(self, number: str) -> "Document":
+        """The same text under another rule number: ``729.3`` becomes ``730.3`` (for a release whose
+        renumbered text is not archived; only the ids change, never the words)."""
+        rules = tuple((_NUMBERED.sub(number + ".", key, count=1), text) for key, text in self.rules)
+        return Document(self.filename, self.provenance, rules)
+
+    def source_line(self) -> str:
+        """Where the text was obtained, in short: its ``Source:`` header line without the remarks
+        in parentheses that follow it (or the first header line, if it has none)."""
+        for line in self.provenance:
+            if line.startswith("Source:"):
+                return _short(line[len("Source:"):].strip())
+        return _short(self.provenance[0]) if self.provenance else ""
+
     @property
     def body(self) -> str:
         """The whole text without its provenance header, one rule a paragraph."""
         return "\n\n".join(f"{key} {text}" for key, text in self.rules)
+
+
+def _short(text: str) -> str:
+    """A provenance line up to its first parenthesised remark: "GitHub owner/repo, path"."""
+    cut = text.find(" (")
+    return (text[:cut] if cut > 0 else text).rstrip(" .;,")
 
 
 def _raw(filename: str, package: str = "loopcompare.rulesets") -> str:
@@ -59,10 +80,15 @@ def _raw(filename: str, package: str = "loopcompare.rulesets") -> str:
 def document(filename: str, mtr_section: str | None = None, package: str = "loopcompare.rulesets") -> Document:
     """Load a rules document from ``package``'s ``texts/`` folder; ``mtr_section`` (e.g.
     ``"MTR 4.4"``) numbers plain paragraphs."""
+    return parse(_raw(filename, package), filename, mtr_section)
+
+
+def parse(text: str, filename: str, mtr_section: str | None = None) -> Document:
+    """A rules document from its text (``#`` provenance lines, then the rules; see the module)."""
     provenance: list[str] = []
     rules: list[list[str]] = []
     paragraph = 0
-    for line in _raw(filename, package).splitlines():
+    for line in text.splitlines():
         stripped = line.strip()
         if stripped.startswith("#"):
             provenance.append(stripped.lstrip("# ").strip())
@@ -87,6 +113,10 @@ def document(filename: str, mtr_section: str | None = None, package: str = "loop
     return Document(filename, tuple(provenance), tuple((k, v) for k, v in rules))
 
 
+#: The file of the draw rules' wordings over time.
+DRAW_RULES = "draw-rules_102.6_102.4b_104.4b_104.4f.txt"
+
+
 @lru_cache(maxsize=None)
 def draw_rule(rule_id: str, as_of: str) -> str:
     """The wording of a draw rule (102.6, 102.4b, 104.4b, 104.4f) in force on ``as_of``."""
@@ -94,7 +124,7 @@ def draw_rule(rule_id: str, as_of: str) -> str:
     current: tuple[str, str] | None = None
     lines: list[str] = []
     sections: list[tuple[str, str, str]] = []
-    for line in _raw("draw-rules_102.6_102.4b_104.4b_104.4f.txt").splitlines():
+    for line in _raw(DRAW_RULES).splitlines():
         heading = _DRAW_HEADING.match(line)
         if heading:
             if current:

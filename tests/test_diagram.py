@@ -235,3 +235,60 @@ def test_with_every_era_a_differing_row_marks_only_its_odd_cells():
     for row in rows:
         cells = row.count("<td")
         assert 0 < row.count('<td class="odd">') < cells / 2 + 1, row
+
+
+# --- format 2 steps draw with their own words -----------------------------------------------------------
+
+FORMAT_2 = """\
+format = 2
+title = "Doubling, draining, flipping"
+players = ["Alice", "Bob", "Carol"]
+
+[state]
+tokens = 1
+mana = { start = 6, min = 0 }
+life = { Bob = 3, Carol = 4 }
+
+[[step]]
+by = "Alice"
+does = "Rhys: create a copy of each token"
+optional = true
+mul = { tokens = 2 }
+requires = { mana = 2 }
+add = { mana = -2 }
+times = 2
+
+[[step]]
+by = "Alice"
+does = "Sanguine Bond: target opponent loses 1 life"
+target = { among = ["Bob", "Carol"], order = "rotate" }
+add = { life = -1 }
+
+[[step]]
+by = "Bob"
+does = "taps a land on the way"
+optional = true
+sustains = false
+
+[[step]]
+by = "Alice"
+does = "Krark flips a coin"
+random = true
+ends_loop = { when = "Alice loses a flip", chance = "1/2" }
+
+[[end]]
+when = { value = "tokens", at_least = 100 }
+effect = "Alice has enough tokens"
+"""
+
+
+def test_format_2_steps_draw_with_their_own_words():
+    # Settling format 2 is another piece of work; the picture of the loop needs only the scenario.
+    sf = parse_bytes(FORMAT_2.encode(), "f2.toml", "f2")
+    d = diagram.build(compare(sf, []))
+    first, drain, land, flip = d.steps
+    assert first.effect == "needs mana \u2265 2; tokens \u00d7 2; mana \u2212 2; 2 times an iteration"
+    assert drain.effect == "life \u2212 1; on Bob, Carol (rotate)" and "a side benefit" in land.kind
+    assert flip.exit == "may end the loop: Alice loses a flip (chance 1/2)"
+    assert d.ends == "ends by itself when tokens \u2265 100: Alice has enough tokens"
+    _check_inert(diagram.svg(d, "f2"))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,28 @@ def test_reports_quote_the_rules_they_cite():
     text = FILES["flying-relents.md"]
     assert "> **729.3**" in text
     assert "Sometimes a loop can be fragmented" in text
+
+
+def test_reports_say_where_each_quoted_text_was_obtained():
+    # provenance: every section that quotes rules names each quoted document and its source line
+    md = FILES["flying-relents.md"]
+    assert "- 2024-06-07\\_cr\\_729.txt: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt" in md
+    assert "- 2026-02-27\\_mtr\\_4.4.txt: GitHub EmoShuShu/mtr-zh" in md
+    html = FILES["flying-relents.html"]
+    assert "<li><code>2024-06-07_cr_729.txt</code>: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt</li>" in html
+    for name, text in FILES.items():
+        if name.endswith(".md") and "atlas" not in name:
+            assert text.count("**Rules quoted:**") == text.count("**Sources:**"), name
+        if name.endswith(".json"):
+            assert "Sources" not in text and "rulesraker" not in text, name  # the JSON contract is unchanged
+
+
+def test_no_report_calls_the_current_rule_731():
+    # CR 2026-04-17 renumbered Taking Shortcuts 731 -> 732: "today" is 732 everywhere
+    for name, text in FILES.items():
+        assert not re.search(r"731 today|numbered 731|is 731\b", text), name
+    assert "Rule 729 is numbered 732 today (same rule)." in FILES["flying-relents.md"]
+    assert "Today it is 732." in FILES["timelines/flying-relents.md"]
 
 
 def test_html_reports_are_self_contained():

@@ -4,8 +4,9 @@ numbers; and the commands built on it (``compare --as-of``, ``timeline``, ``rule
 Every date below is taken from the sources' provenance headers: the Rules Summary's rulings of
 1998-03-31; CR 421 from 1999-04-23, its multiplayer rewrite 2005-08-01, its final text 2008-10-01;
 rule 713 on 2009-07-11, its multiplayer 713.3 on 2009-09-04; 720 on 2018-07-13, 729 on 2024-06-07,
-730 on 2025-04-04, 731 on 2025-07-25; MTR 4.4 from 2018-07-13, the choices paragraph on a day the
-sources don't give.
+730 on 2025-04-04, 731 on 2025-07-25, 732 on 2026-04-17 (rule 722 inserted); MTR 4.4 from
+2018-07-13, the choices paragraph on a day the sources don't give: after 2018-07-13, by 2025-11-10
+(the current text's first dated copy).
 """
 
 from __future__ import annotations
@@ -18,7 +19,23 @@ from click.testing import CliRunner
 
 from loopcompare.comparator.cli import main
 from loopcompare.rulesets import registry
-from loopcompare.rulesets.history import as_of, in_force_on, lines, number_on, renumbered
+from loopcompare.rulesets import texts
+from loopcompare.rulesets.history import (
+    SHORTCUT_RULE_SEQUENCE,
+    as_of,
+    in_force_on,
+    lines,
+    number_on,
+    number_today,
+    numbering_on,
+    numbers_in_words,
+    period_in_words,
+    renumbered,
+    shortcut_texts,
+    since_today,
+)
+
+from conftest import ROOT
 
 RULESETS = registry().rulesets
 
@@ -65,10 +82,11 @@ def outcome_columns(stdout: str) -> list[str]:
     ],
 )
 def test_as_of_one_text_in_force(date, expected):
-    # history: each day has exactly the texts whose period in force contains it, with nothing left open
+    # history: each day has exactly the texts whose period in force contains it; the only thing
+    # left open on some of these days is the rule's undated number (see the numbering tests)
     chosen = as_of(RULESETS, date)
     assert [r.key for r in chosen.rulesets] == expected
-    assert chosen.notes == ()
+    assert all("the number is not guessed" in note for note in chosen.notes)
     assert chosen.date == date
 
 
@@ -76,11 +94,16 @@ def test_as_of_2020_applies_both_mtr_texts_with_a_note():
     # MTR 4.4: the day the choices paragraph was added is not in the sources: both texts, and a note
     chosen = as_of(RULESETS, "2020-01-01")
     assert [r.key for r in chosen.rulesets] == ["cr-2009-09", "mtr-2018", "mtr-current"]
-    assert len(chosen.notes) == 1
-    note = chosen.notes[0]
+    (note,) = [n for n in chosen.notes if "which of" in n]
     assert "mtr-2018" in note and "mtr-current" in note
     assert "unknown" in note
+    # the interval the sources give, not a made-up day
+    assert "after 2018-07-13, by 2025-11-10" in note
     assert "cr-2009-09" not in note
+    # and the rule's number that day: 720 or later, not guessed
+    (number,) = [n for n in chosen.notes if "not guessed" in n]
+    assert "720 from 2018-07-13, 729 from 2024-06-07" in number
+    assert "cr-2009-09 713" in number and "mtr-2018 720" in number and "mtr-current 729" in number
 
 
 def test_as_of_2024_06_07_applies_the_current_cr():
@@ -114,6 +137,29 @@ def test_in_force_on_is_open_for_the_current_mtr_after_2018():
     current = registry().get("mtr-current")
     assert in_force_on(current, "2020-01-01") is None
     assert in_force_on(current, "2018-07-12") is False
+
+
+@pytest.mark.parametrize(
+    "date, old, new",
+    [
+        ("2018-07-13", True, False),  # the 2018 section, new that day
+        ("2018-07-14", None, None),  # from the next day on, the paragraph may have come
+        ("2025-11-09", None, None),
+        ("2025-11-10", False, True),  # the current text's first dated copy
+        ("2026-05-01", False, True),
+    ],
+)
+def test_mtr_texts_dated_by_an_interval(date, old, new):
+    # MTR 4.4: the choices paragraph came after 2018-07-13 and by 2025-11-10; no day in between is made up
+    assert in_force_on(registry().get("mtr-2018"), date) is old
+    assert in_force_on(registry().get("mtr-current"), date) is new
+
+
+def test_as_of_after_2025_11_10_applies_only_the_current_mtr():
+    # MTR 4.4 of 2025-11-10 (and 2026-02-27) has the choices paragraph: the 2018 text is no longer a candidate
+    chosen = as_of(RULESETS, "2025-11-10")
+    assert [r.key for r in chosen.rulesets] == ["cr-2024", "mtr-current"]
+    assert chosen.notes == ()
 
 
 @pytest.mark.parametrize("date", ["1998-03-30", "1990-01-01", "0001-01-01"])
@@ -152,9 +198,9 @@ def test_lines_are_the_cr_and_the_mtr():
 @pytest.mark.parametrize(
     "rule_id, expected",
     [
-        ("713.3", "731.3"),  # the 2009 fragmented-loop rule is 731.3 today
-        ("729.2a", "731.2a"),
-        ("720.6", "731.6"),
+        ("713.3", "732.3"),  # the 2009 fragmented-loop rule is 732.3 today
+        ("729.2a", "732.2a"),
+        ("731.6", "732.6"),
         ("421.3", "421.3"),  # rewritten, not renumbered
         ("104.4b", "104.4b"),  # not the loop rule
         ("713", "713"),  # no sub-rule: left alone
@@ -185,6 +231,9 @@ def test_renumbered_to_a_given_number():
         ("2025-04-04", "730"),
         ("2025-07-24", "730"),
         ("2025-07-25", "731"),
+        ("2026-04-16", "731"),
+        ("2026-04-17", "732"),  # rule 722 "Preparation Cards" inserted
+        ("2026-09-25", "732"),
     ],
 )
 def test_number_on(date, number):
@@ -192,7 +241,125 @@ def test_number_on(date, number):
     assert number_on(date) == number
 
 
+@pytest.mark.parametrize(
+    "date, number, certain",
+    [
+        ("2009-07-11", "713", True),  # a dated point
+        ("2009-08-01", "713", False),  # 714 .. 719 came on days the sources don't give
+        ("2019-01-01", "720", False),
+        ("2024-06-07", "729", True),
+        ("2025-05-01", "730", True),  # 729 -> 730 -> 731: consecutive, so nothing in between
+        ("2026-03-01", "731", True),
+        ("2026-05-01", "732", True),
+    ],
+)
+def test_numbering_on_says_when_the_number_is_not_dated(date, number, certain):
+    # history: between two dated points whose numbers are not consecutive, the number is not guessed
+    numbering = numbering_on(date)
+    assert (numbering.number, numbering.certain) == (number, certain)
+    if not certain:
+        assert "or a later number" in numbering.describe()
+        assert "on days the sources don't give" in numbering.describe()
+
+
+def test_today_comes_from_the_renumbering_list():
+    # the newest entry of the list is "today": 732, since the CR of 2026-04-17
+    assert (number_today(), since_today()) == ("732", "2026-04-17")
+    assert SHORTCUT_RULE_SEQUENCE[-1] == "732"
+    assert numbers_in_words().endswith("732 from 2026-04-17. Today it is 732.")
+
+
+def test_the_shipped_texts_agree_with_the_renumbering_list():
+    # every archived text of the whole rule carries the number the list gives for its date
+    found = shortcut_texts()
+    assert [(d, n) for d, n, _ in found][-2:] == [("2026-01-16", "731"), ("2026-04-17", "732")]
+    for date, number, filename in found:
+        assert number_on(date) == number, filename
+        assert all(key.startswith(number + ".") for key in texts.document(filename).ids()), filename
+
+
+def test_the_readme_says_what_the_list_says_today():
+    # README: "today" statements come from the list, not from prose written once
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert f"(rule {number_today()})" in readme
+    assert not re.search(r"\b731 today|is 731\b|\(rule 731\)", readme)
+
+
 # --- compare --as-of ----------------------------------------------------------------------------
+
+
+def test_compare_as_of_2026_05_01_cites_732():
+    # CR 2026-04-17 inserted 722: on 2026-05-01 the rule is 732, quoted from the text of 2026-04-17
+    result = run("compare", "flying-relents", "--as-of", "2026-05-01", "-f", "md")
+    assert_clean_exit(result, 0)
+    out = result.stdout
+    assert outcome_columns(out) == ["CR 732 (2026-04-17)", "MTR 4.4 (current)"]
+    assert "| Rules applied" in out and "732.3, 732.2a, 732.2b, 732.2c" in out
+    assert "> **732.3**" in out
+    assert "- 2026-04-17\\_cr\\_732.txt: GitHub muz/mtgrulediff" in out
+    assert not re.search(r"\b7(29|30|31)\.\d", out.split("## How each ruleset settles it")[1].replace("729 of 2024-06-07", ""))
+    assert result.stderr == ""
+    doc = json.loads(run("compare", "flying-relents", "--as-of", "2026-05-01", "-f", "json").stdout)
+    outcomes = doc["comparisons"][0]["outcomes"]
+    assert outcomes["cr-2024"]["rules"] == ["732.3", "732.2a", "732.2b", "732.2c"]
+
+
+def test_compare_as_of_2026_03_01_cites_731():
+    # on 2026-03-01 (CR of 2026-02-27) the rule was 731, quoted from the archived text of 2026-01-16
+    result = run("compare", "seal-of-cleansing", "--as-of", "2026-03-01")
+    assert_clean_exit(result, 0)
+    out = result.stdout
+    assert outcome_columns(out) == ["CR 731 (2026-01-16)", "MTR 4.4 (current)"]
+    assert "731.5, 731.4, 104.4b" in out
+    assert "> **731.5**" in out
+    assert "Rule 731 is numbered 732 today (same rule)." in out
+    assert "- 2026-01-16\\_cr\\_731.txt: GitHub xremming/rulesraker" in out
+
+
+def test_compare_as_of_a_number_without_an_archived_text_quotes_the_older_text_and_says_so():
+    # 730 (2025-04-04 .. 2025-07-24): no copy is archived; the 2024 text is quoted under the new ids
+    result = run("compare", "flying-relents", "--as-of", "2025-05-01", "-r", "cr-2024")
+    assert_clean_exit(result, 0)
+    out = result.stdout
+    assert "CR 730 (2025-04-04)" in outcome_columns(out)
+    assert "> **730.3**" in out
+    assert "no text numbered 730 is archived: quoted from the text of 2024-06-07, under the new numbers" in out
+
+
+def test_compare_as_of_an_undated_number_is_not_guessed():
+    # 2019: 720 from 2018-07-13, 729 from 2024-06-07, the numbers in between undated: each text keeps its own
+    result = run("compare", "flying-relents", "--as-of", "2019-01-01")
+    assert_clean_exit(result, 0)
+    assert "CR 713 (2009-09)" in outcome_columns(result.stdout)
+    assert "720 or a later number" in result.stderr
+    assert "the number is not guessed" in result.stderr
+
+
+# --- rulesets: the dated MTR, the numbers to today ------------------------------------------------
+
+
+def test_rulesets_dates_the_mtr_texts_by_interval_and_says_732():
+    # MTR 4.4: the 2018 text to a day before 2025-11-10; the current since a day after 2018-07-13, by 2025-11-10
+    result = run("rulesets")
+    assert_clean_exit(result, 0)
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.strip().strip("|").split("|")] for line in result.stdout.splitlines() if line.startswith("| ")}
+    assert rows["mtr-2018"][2:4] == ["2018-07-13", "a day before 2025-11-10"]
+    assert rows["mtr-current"][2:4] == ["a day after 2018-07-13, by 2025-11-10", "in force"]
+    assert "2026-02-27" in rows["mtr-current"][5]
+    assert rows["cr-2024"][3] == "in force (rule 732 since 2026-04-17)"
+    assert "unknown" not in result.stdout
+    assert "Today it is 732." in result.stdout
+
+
+def test_timeline_cites_732_and_dates_the_mtr_change():
+    # the timeline names today's number, and an MTR change as the interval the sources give
+    result = run("timeline", "hidden-choice")
+    assert_clean_exit(result, 0)
+    out = result.stdout
+    assert "*The loop rule's numbers:* 421 from 1999-04-23;" in out
+    assert "732 from 2026-04-17. Today it is 732." in out
+    assert "a day after 2018-07-13, by 2025-11-10" in out
+    assert "unknown date" not in out
 
 
 def test_compare_as_of_2006_shows_only_the_2005_text():
@@ -286,6 +453,45 @@ def test_timeline_json():
     assert [p["rulesets"] for p in mtr["periods"]] == [["mtr-2018", "mtr-current"]]
 
 
+def test_timeline_of_teferi_nexus_shows_the_mtr_change_dated_as_the_data_allows():
+    # MTR 4.4: the choices paragraph turned Alice's loop to stop (2018 ruling) into a draw; periods from in_force
+    result = run("timeline", "-f", "json", "teferi-nexus")
+    assert_clean_exit(result, 0)
+    (timeline,) = json.loads(result.stdout)["timelines"]
+    old, new = registry().get("mtr-2018"), registry().get("mtr-current")
+    first, second = timeline["lines"][1]["periods"]
+    assert first["rulesets"] == ["mtr-2018"] and second["rulesets"] == ["mtr-current"]
+    assert (first["from"], first["to"]) == tuple(old.in_force)
+    assert (second["from"], second["to"]) == tuple(new.in_force)
+    assert (first["outcome"]["result"], first["outcome"]["deviates"]) == ("shortcut", "Alice")
+    assert second["outcome"]["result"] == "draw"
+    assert {"result", "deviates"} <= set(second["changed"])
+    assert new.summary in second["cause"]
+    # The markdown names the days as the data gives them: dates, or the interval the sources give.
+    spans = [row[0] for row in _rows(run("timeline", "teferi-nexus").stdout)]
+    assert spans[-2:] == [period_in_words(old), period_in_words(new)]
+    assert spans[-1] == "since a day after 2018-07-13, by 2025-11-10"
+
+
+def test_as_of_applies_to_teferi_nexus_whichever_mtr_text_was_in_force():
+    # --as-of: on the first MTR's first day Alice must stop; on the newest text's date, the current text's draw
+    first_day = registry().get("mtr-2018").in_force[0]
+    on_first = run("compare", "-f", "json", "--as-of", first_day, "teferi-nexus")
+    assert_clean_exit(on_first, 0)
+    outcomes = json.loads(on_first.stdout)["comparisons"][0]["outcomes"]
+    assert "mtr-current" not in outcomes
+    assert (outcomes["mtr-2018"]["result"], outcomes["mtr-2018"]["deviates"]) == ("shortcut", "Alice")
+    later = run("compare", "-f", "json", "--as-of", "2026-02-27", "teferi-nexus")
+    assert_clean_exit(later, 0)
+    outcomes = json.loads(later.stdout)["comparisons"][0]["outcomes"]
+    assert outcomes["mtr-current"]["result"] == "draw"
+    if "mtr-2018" in outcomes:
+        # The sources leave the day of the change open: both texts are applied, and stderr says so.
+        assert in_force_on(registry().get("mtr-2018"), "2026-02-27") is None
+        assert outcomes["mtr-2018"]["result"] == "shortcut"
+        assert "mtr-2018" in later.stderr and "mtr-current" in later.stderr
+
+
 # --- rulesets --diff ------------------------------------------------------------------------------
 
 
@@ -312,8 +518,9 @@ def test_rulesets_diff_mtr_current_shows_the_choices_paragraph_added():
     added = re.findall(r"\{\+(.*?)\+\}", body, re.S)
     assert any("Some loops are sustained by choices rather than actions" in a for a in added)
     assert any("a judge may be needed" in a for a in added)
-    # Nothing of the 2018 text was removed.
-    assert "[-" not in body
+    # Nothing else of the 2018 text changed but a serial comma (the 2026-02-27 wording).
+    assert re.findall(r"\[-(.*?)-\]", body, re.S) == ["probability"]
+    assert "{+probability,+}" in body
 
 
 def test_rulesets_diff_summary_1998_has_no_predecessor():

@@ -57,3 +57,22 @@ def test_every_cited_rule_text_is_shipped():
             assert ruleset.quote(rule_id).strip(), (ruleset.key, rule_id)
         if ruleset.draw_rule:
             assert ruleset.quote(ruleset.draw_rule), ruleset.key
+
+
+def test_the_class_tree_agrees_with_amends_and_overrides():
+    # A ruleset subclasses the ruleset its document amends, or the one it overrides (the MTR over
+    # the CR); the class tree never says something `amends` doesn't.
+    from loopcompare.rulesets.registry import registry
+
+    by_class = {type(r): r for r in registry().rulesets if type(r).__module__.startswith("loopcompare.")}
+    checked = 0
+    for cls, ruleset in by_class.items():
+        parent = cls.__mro__[1]
+        if parent in by_class:
+            checked += 1
+            assert by_class[parent].key in (ruleset.amends, ruleset.overrides), (
+                f"{cls.__name__} subclasses {parent.__name__} but neither amends nor overrides {by_class[parent].key}"
+            )
+        if ruleset.amends is not None:
+            assert ruleset.amends in {r.key for r in by_class.values()}, ruleset.amends
+    assert checked >= 5

@@ -100,7 +100,7 @@ BAD = [
     ("add to a bool", doc(step1="add = { flying = 1 }"), ["step 1", "add", "flying", "boolean", "only integers"]),
     ("add a bool", doc(step1="add = { tokens = true }"), ["add", "tokens", "whole number", "boolean"]),
     ("add a string", doc(step1='add = { tokens = "1" }'), ["add", "tokens", "whole number", "string '1'"]),
-    ("string state value", doc(state='flying = false\ntokens = "0"'), ["[state]", "tokens", "true, false or a whole number", "string '0'"]),
+    ("string state value", doc(state='flying = false\ntokens = "0"'), ["[state]", "tokens", "whole number", "string '0'", "format = 2"]),
     ("decimal state value", doc(state="flying = false\ntokens = 0.5"), ["[state]", "tokens", "true, false or a whole number", "decimal"]),
     ("ends_when on a bool", doc(tail='[loop]\nends_when = { value = "flying", at_most = 0 }'), ["ends_when", "flying", "boolean", "integer"]),
     ("ends_when with two bounds", doc(tail='[loop]\nends_when = { value = "tokens", at_most = 0, at_least = 9 }'), ["ends_when", "exactly one of", "at_most", "at_least"]),
@@ -137,9 +137,9 @@ BAD = [
     ("empty step list", 'title = "T"\nplayers = ["Alice", "Bob"]\nstep = []\n', ["'step'", "one or more"]),
     ("step missing by", doc().replace('by = "Bob"\n', ""), ["step 2", "'by'", "required"]),
     ("step missing does", doc().replace("does = \"activates '{0}: gains flying'\"\n", ""), ["step 1", "'does'", "required"]),
-    ("format 2", doc(top="format = 2"), ["'format'", "2", "1 is the only version"]),
-    ("format as a string", doc(top='format = "1"'), ["'format'", "'1'", "1 is the only version"]),
-    ("format true", doc(top="format = true"), ["'format'", "1 is the only version"]),
+    ("format 3", doc(top="format = 3"), ["'format'", "3", "1 and 2 are the versions"]),
+    ("format as a string", doc(top='format = "1"'), ["'format'", "'1'", "1 and 2 are the versions"]),
+    ("format true", doc(top="format = true"), ["'format'", "1 and 2 are the versions"]),
     # --- expectations -----------------------------------------------------------------------------
     ("unknown ruleset in [expect]", doc(tail='[expect.cr-1999]\nresult = "shortcut"'), ["[expect.cr-1999]", "unknown ruleset", "'cr-1999'", "cr-2004, cr-2005, cr-2008", "cr-2024, mtr-current"]),
     ("unknown result in [expect]", doc(tail='[expect.cr-2004]\nresult = "win"'), ["[expect.cr-2004]", "result", "shortcut", "'win'"]),
@@ -216,7 +216,7 @@ def test_load_names_the_path_as_given(tmp_path):
     path.write_text(doc(top='titel = "x"'), encoding="utf-8")
     with pytest.raises(ScenarioError) as info:
         load(path)
-    assert str(info.value).startswith(f"{path}: 'titel': unknown key")
+    assert str(info.value).startswith(f"{path}: line 3: 'titel': unknown key")
 
 
 def test_load_of_a_missing_file_is_a_scenario_error(tmp_path):

@@ -62,10 +62,11 @@ FIXED_STRONG = {
     "Could break the loop:",
     "Notes (where the text is silent or ambiguous):",
     "Rules quoted:",
+    "Sources:",
     "Where the texts are silent or ambiguous:",
 } | {f"{DIFFERS} {label}" for label in LABELS.values()}
 RULE_KEY = re.compile(r"(?:CR |MTR )?\d+(?:\.\d+[a-z]?)?(?: \u00b6\d+)?")
-FIXED_EM = {"Scenario:", "Source:", "Tags:"}
+FIXED_EM = {"Scenario:", "Source:", "Tags:", "The loop rule's numbers:"}
 DOCUMENT_LINE = re.compile(r"[A-Z][^*]*, text of [^*]*\.")
 
 

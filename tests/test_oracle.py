@@ -235,6 +235,8 @@ def test_oracle_reproduces_expected_outcomes(path):
     loaded = load(path)
     checked = 0
     for key, fields in loaded.expect.items():
+        if key not in oracle.RULESETS:
+            continue  # the oracle mirrors the four mission rulesets only (mtr-2018 is pinned elsewhere)
         try:
             got = oracle.settle(loaded.scenario, key)
         except oracle.OracleLimit:

@@ -492,3 +492,33 @@ def test_a_googol_iterations_is_just_a_number():
     """))
     assert outcome.value("iterations") == GOOGOL
     assert outcome.value("state.tokens") == GOOGOL
+
+# Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
+# Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
+ACTION_AND_CHOICE = """
+    title = "One player's action, another's choice, across turns"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "activates Teferi's -3 targeting Teferi itself"
+    optional = true
+    [[step]]
+    by = "Bob"
+    does = "chooses Nexus of Fate as the card he discards to hand size"
+    optional = true
+    choice = true
+    [loop]
+    spans_turns = true
+    [intent]
+    Alice = "never"
+    Bob = "never"
+"""
+
+
+def test_a_choice_counts_as_an_optional_action_by_the_judges_practice():
+    # 421.3 (2004): Bob's choice read as his optional action (noted), so Bob agrees and has the last word
+    outcome = cited(settle(KEY, ACTION_AND_CHOICE))
+    assert outcome.result is Result.SHORTCUT
+    assert outcome.rules == ("421.3",)
+    assert (outcome.value("iterations"), outcome.deviates, outcome.last_action) == ("unbounded", "Alice", "Bob")
+    noted(outcome, "optional actions", "judges' practice", "Bob is involved", "Worldgorger Dragon")

@@ -506,3 +506,32 @@ def test_a_googol_lowered_number_is_computed_in_closed_form():
     assert outcome.deviates == "Bob"
     assert outcome.value("state.counters") == GOOGOL + 1
     assert outcome.value("state.flying") is True
+
+# Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
+# Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
+ACTION_AND_CHOICE = """
+    title = "One player's action, another's choice, across turns"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "activates Teferi's -3 targeting Teferi itself"
+    optional = true
+    [[step]]
+    by = "Bob"
+    does = "chooses Nexus of Fate as the card he discards to hand size"
+    optional = true
+    choice = true
+    [loop]
+    spans_turns = true
+    [intent]
+    Alice = "never"
+    Bob = "never"
+"""
+
+
+def test_a_choice_counts_as_an_optional_action_by_the_judges_practice():
+    # 421.3 (2008): Bob's choice read as his optional action (noted): a loop both players sustain
+    outcome = cited(settle(KEY, ACTION_AND_CHOICE))
+    assert outcome.rules == ("421.3",)
+    assert (outcome.result, outcome.deviates) == (Result.SHORTCUT, "Alice")
+    noted(outcome, "optional actions", "judges' practice", "Bob is involved")

@@ -115,11 +115,12 @@ def test_cites_713_not_729(key):
 
 
 @pytest.mark.parametrize("key", BOTH)
-def test_today_says_731(key):
-    # 713 (2009) is the rule numbered 731 today (2025-07-25)
+def test_today_says_732(key):
+    # 713 (2009) is the rule numbered 732 today (since the CR of 2026-04-17)
     text = registry().get(key).today()
     assert "713" in text
-    assert "731" in text
+    assert "732" in text
+    assert "731" not in text
 
 
 def test_each_text_quotes_its_own_wording_of_713_3():
@@ -304,3 +305,33 @@ def test_two_player_cases_agree_with_cr_2024_apart_from_rule_numbers(key, sf):
 def test_two_player_cases_are_found():
     # Guards the parametrized comparison against running on nothing.
     assert len(TWO_PLAYER) >= 12
+
+# Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
+# Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
+ACTION_AND_CHOICE = """
+    title = "One player's action, another's choice, across turns"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "activates Teferi's -3 targeting Teferi itself"
+    optional = true
+    [[step]]
+    by = "Bob"
+    does = "chooses Nexus of Fate as the card he discards to hand size"
+    optional = true
+    choice = true
+    [loop]
+    spans_turns = true
+    [intent]
+    Alice = "never"
+    Bob = "never"
+"""
+
+
+@pytest.mark.parametrize("key", BOTH)
+def test_a_choice_is_a_game_choice_so_its_maker_is_involved(key):
+    # 713.2a "a sequence of game choices, for all players": Bob's choice makes him involved (713.3 applies)
+    outcome = cited(settle(key, ACTION_AND_CHOICE))
+    assert (outcome.result, outcome.deviates) == (Result.SHORTCUT, "Alice")
+    assert "713.3" in outcome.rules
+    noted(outcome, "game choices", "713.2a", "Bob is involved")

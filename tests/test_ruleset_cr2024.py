@@ -571,3 +571,40 @@ def test_a_googol_of_lives_drains_in_closed_form():
     assert outcome.result is Result.ENDS
     assert (outcome.value("iterations"), outcome.steps) == (GOOGOL - 1, 1)
     assert outcome.value("state.bob_life") == 0
+
+# Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
+# Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
+ACTION_AND_CHOICE = """
+    title = "One player's action, another's choice, across turns"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "activates Teferi's -3 targeting Teferi itself"
+    optional = true
+    [[step]]
+    by = "Bob"
+    does = "chooses Nexus of Fate as the card he discards to hand size"
+    optional = true
+    choice = true
+    [loop]
+    spans_turns = true
+    [intent]
+    Alice = "never"
+    Bob = "never"
+"""
+
+
+def test_a_choice_is_a_game_choice_so_its_maker_is_involved_and_the_fragmented_rule_applies():
+    # 729.2a "a sequence of game choices, for all players"; 729.3: the active player stops at the repeat
+    outcome = cited(settle(KEY, ACTION_AND_CHOICE))
+    assert outcome.result is Result.SHORTCUT
+    assert (outcome.value("iterations"), outcome.steps, outcome.deviates) == (1, 0, "Alice")
+    assert "729.3" in outcome.rules
+    note = noted(outcome, "game choices", "729.2a", "Bob is involved")
+    assert "729.1 glosses a game choice" in note
+
+
+def test_no_choice_no_note_on_choices():
+    # 729: the reading on choices is noted only where a choice keeps the loop going
+    outcome = settle(KEY, ACTION_AND_CHOICE.replace("choice = true", ""))
+    assert not [n for n in outcome.notes if "game choices" in n]

@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import citing, noted, seated, settle
 
-from loopcompare.rulesets import Result
+from loopcompare.rulesets import Result, registry
 
 KEY = "mtr-current"
 GOOGOL = 10**100
@@ -549,3 +549,44 @@ def test_a_googol_is_the_lowest_number():
     assert outcome.deviates == "Alice"
     assert outcome.value("state.counters") == GOOGOL
     assert outcome.value("state.flying") is False
+
+# Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
+# Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
+ACTION_AND_CHOICE = """
+    title = "One player's action, another's choice, across turns"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "activates Teferi's -3 targeting Teferi itself"
+    optional = true
+    [[step]]
+    by = "Bob"
+    does = "chooses Nexus of Fate as the card he discards to hand size"
+    optional = true
+    choice = true
+    [loop]
+    spans_turns = true
+    [intent]
+    Alice = "never"
+    Bob = "never"
+"""
+
+
+def test_a_choice_makes_its_maker_involved_so_the_loop_across_turns_is_a_draw():
+    # MTR 4.4 "Some loops are sustained by choices"; "If all players choose to continue indefinitely": a draw
+    outcome = cited(settle(KEY, ACTION_AND_CHOICE))
+    assert outcome.result is Result.DRAW
+    involved = next(line for line in outcome.transcript if "sustained by a choice" in line)
+    assert "Bob is involved in maintaining the loop" in involved
+    assert "Bob announces their intent to continue indefinitely." in " ".join(outcome.transcript)
+    assert not [n for n in outcome.notes if "Marshall" in n]
+
+
+def test_teferi_and_nexus_of_the_library_is_a_draw():
+    # MTR 4.4 (current): both players sustain the Teferi / Nexus of Fate loop across turns: a draw
+    from loopcompare.comparator.library import load_builtin
+
+    outcome = cited(registry().get(KEY).settle(load_builtin("teferi-nexus").scenario))
+    assert outcome.result is Result.DRAW
+    assert outcome.deviates is None
+    assert outcome.judge is False

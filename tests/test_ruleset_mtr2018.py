@@ -15,7 +15,7 @@ from conftest import ACCEPTANCE, citing, noted, settle
 
 from loopcompare.comparator.library import load_builtin, names
 from loopcompare.comparator.loader import load
-from loopcompare.rulesets import COMPARED_FIELDS, Result, registry
+from loopcompare.rulesets import COMPARED_FIELDS, Result, Ruleset, registry
 
 KEY = "mtr-2018"
 CURRENT = "mtr-current"
@@ -74,20 +74,103 @@ UNLESS = """
 """
 
 
-# --- loops sustained by choices: the paragraph the 2018 text lacks --------------------------------
+# --- loops sustained by choices: the paragraph the 2018 text lacks, and the ruling made under it ---
+
+# Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
+# Fate loop of the ruling, reduced to its bones); both mean to go on forever.
+ACTION_AND_CHOICE = """
+    title = "One player's action, another's choice, across turns"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "activates Teferi's -3 targeting Teferi itself"
+    optional = true
+    [[step]]
+    by = "Bob"
+    does = "chooses Nexus of Fate as the card he discards to hand size"
+    optional = true
+    choice = true
+    [loop]
+    spans_turns = true
+    [intent]
+    Alice = "never"
+    Bob = {bob}
+"""
+
+
+def test_the_declared_setting_a_choice_does_not_sustain_a_loop_in_2018_only():
+    # MTR 4.4 (2018) vs current: the one reading that differs is declared on the class, not branched on
+    rulesets = {r.key: r for r in registry().rulesets}
+    assert Ruleset.choice_sustains is True
+    assert rulesets[KEY].choice_sustains is False
+    assert [k for k, r in rulesets.items() if not r.choice_sustains] == [KEY]
+
+
+def test_a_player_who_only_chooses_is_not_involved_so_the_acting_player_must_stop():
+    # MTR 4.4 (2018), "If one player is involved" + Marshall 2018-10-08: the chooser is not involved
+    outcome = cited(settle(KEY, ACTION_AND_CHOICE.format(bob='"never"')))
+    assert outcome.result is Result.SHORTCUT
+    assert outcome.value("iterations") == "unbounded"
+    assert outcome.deviates == "Alice"
+    assert any("Alice (active player) is the one player involved" in line for line in outcome.transcript)
+    note = noted(outcome, "Scott Marshall", "2018-10-08", "not a game action they're taking", "Bob is not involved")
+    assert "an odd outcome" in note
+
+
+def test_the_same_loop_is_a_draw_under_the_current_text():
+    # MTR 4.4 (current): "Some loops are sustained by choices"; all continue indefinitely across turns: a draw
+    outcome = settle(CURRENT, ACTION_AND_CHOICE.format(bob='"never"'))
+    assert outcome.result is Result.DRAW
+    assert quoted(outcome, "Some loops are sustained by choices rather than actions")
+    assert not [n for n in outcome.notes if "Marshall" in n]
+
+
+def test_the_chooser_may_still_take_their_way_out_where_their_intent_says():
+    # MTR 4.4 (2018), "announce a lower number after which they intend to intervene": Bob chooses otherwise
+    outcome = cited(settle(KEY, ACTION_AND_CHOICE.format(bob="3")))
+    assert outcome.result is Result.SHORTCUT
+    assert (outcome.value("iterations"), outcome.steps) == (3, 1)
+    assert outcome.deviates == "Bob"
+    assert any("Bob announces a lower number" in line for line in outcome.transcript)
+
+
+def test_a_chooser_who_also_acts_stays_involved_and_the_texts_agree():
+    # MTR 4.4 (2018): only a player whose sole part is a choice is left out; actions still count
+    both = ACTION_AND_CHOICE.format(bob='"never"') + """
+    [[step]]
+    by = "Bob"
+    does = "activates his own Teferi's -3 targeting itself"
+    optional = true
+    """
+    old, new = cited(settle(KEY, both)), settle(CURRENT, both)
+    assert old.result is Result.DRAW
+    for field in COMPARED_FIELDS:
+        assert old.value(field) == new.value(field), field
+    noted(old, "Scott Marshall", "Bob also takes actions in the loop and is involved through them")
 
 
 def test_hidden_choice_2018_has_no_paragraph_on_choices_and_no_judge():
-    # MTR 4.4 (2018): no paragraph on loops sustained by choices; hidden information calls for no judge (noted)
+    # MTR 4.4 (2018) "If no players are involved": Bob's choice is his way out, taken after 5; no judge (noted)
     outcome = cited(settle(KEY, HIDDEN_CHOICE))
     assert outcome.result is Result.SHORTCUT
     assert (outcome.value("iterations"), outcome.steps) == (5, 0)
     assert outcome.deviates == "Bob"
     assert outcome.value("state.bob_life") == 25
     assert outcome.judge is False
-    noted(outcome, "no rule for loops sustained by choices")
+    noted(outcome, "no paragraph on loops sustained by choices", "Bob is not involved")
     noted(outcome, "hidden information", "no judge")
     assert not quoted(outcome, "sustained by choices")
+    assert any("break the loop (a different choice than" in line for line in outcome.transcript)
+
+
+def test_a_loop_only_a_choice_sustains_is_a_draw_when_its_chooser_never_chooses_otherwise():
+    # MTR 4.4 (2018) "If all players choose to take no action, the game is a draw"; current: Bob is involved
+    never = OPEN_CHOICE.replace("Bob = 5", 'Bob = "never"')
+    old, new = cited(settle(KEY, never)), settle(CURRENT, never)
+    assert old.result is Result.DRAW
+    assert any("no player is involved" in line for line in old.transcript)
+    assert new.result is Result.SHORTCUT
+    assert (new.value("iterations"), new.deviates) == ("unbounded", "Bob")
 
 
 def test_hidden_choice_current_text_cites_the_choices_paragraph_and_sets_judge():
@@ -101,14 +184,14 @@ def test_hidden_choice_current_text_cites_the_choices_paragraph_and_sets_judge()
     assert not [n for n in outcome.notes if "sustained by choices" in n]
 
 
-def test_open_choice_2018_notes_the_gap_current_cites_the_paragraph():
-    # MTR 4.4: a choice without hidden information: the same cut; only the current text has a paragraph for it
+def test_open_choice_2018_notes_the_ruling_current_cites_the_paragraph():
+    # MTR 4.4: a choice with a number: the same cut, reached as a way out (2018) or as the one player involved
     old = cited(settle(KEY, OPEN_CHOICE))
     new = settle(CURRENT, OPEN_CHOICE)
     for field in COMPARED_FIELDS:
         assert old.value(field) == new.value(field), field
     assert old.judge is False and new.judge is False
-    noted(old, "no rule for loops sustained by choices")
+    noted(old, "Scott Marshall")
     assert not quoted(old, "sustained by choices")
     assert quoted(new, "sustained by choices")
     assert any("sustained by Bob's choice" in line for line in new.transcript)
@@ -121,6 +204,18 @@ def test_hidden_choice_of_the_library_differs_only_in_judge():
     new = registry().get(CURRENT).settle(sf.scenario)
     differing = [f for f in COMPARED_FIELDS if old.value(f) != new.value(f)]
     assert differing == ["judge"]
+
+
+def test_teferi_and_nexus_of_the_library_alice_must_stop_in_2018_a_draw_now():
+    # MTR 4.4: the Teferi / Nexus of Fate ruling (2018-10-08): one of the outcome changes between the texts
+    sf = load_builtin("teferi-nexus")
+    old = cited(registry().get(KEY).settle(sf.scenario))
+    new = registry().get(CURRENT).settle(sf.scenario)
+    assert (old.result, old.deviates, old.value("iterations")) == (Result.SHORTCUT, "Alice", "unbounded")
+    assert old.value("state.teferi_in_library") is False  # drawn and kept: her library is empty
+    assert (new.result, new.deviates) == (Result.DRAW, None)
+    noted(old, "Scott Marshall", "Bob is not involved")
+    assert "Marshall" in sf.scenario.source and "Some loops are sustained by choices" in sf.scenario.source
 
 
 # --- otherwise the same as the current text ----------------------------------------------------------
@@ -186,7 +281,8 @@ def test_unless_payer_may_still_break_the_loop():
 
 
 def test_today_names_the_cr_rule_of_2018_and_its_number_now():
-    # The 2018 MTR overrode CR 720, which is rule 731 today
+    # The 2018 MTR overrode CR 720, which is rule 732 today (since 2026-04-17)
     text = registry().get(KEY).today()
     assert "720" in text
-    assert "731" in text
+    assert "732" in text
+    assert "731" not in text

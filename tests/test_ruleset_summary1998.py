@@ -282,3 +282,31 @@ def test_independent_sets_of_two_players_are_unspecified_with_a_note():
     """))
     assert outcome.result is Result.UNSPECIFIED
     noted(outcome, "does not settle")
+
+# Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
+# Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
+ACTION_AND_CHOICE = """
+    title = "One player's action, another's choice, across turns"
+    players = ["Alice", "Bob"]
+    [[step]]
+    by = "Alice"
+    does = "activates Teferi's -3 targeting Teferi itself"
+    optional = true
+    [[step]]
+    by = "Bob"
+    does = "chooses Nexus of Fate as the card he discards to hand size"
+    optional = true
+    choice = true
+    [loop]
+    spans_turns = true
+    [intent]
+    Alice = "never"
+    Bob = "never"
+"""
+
+
+def test_a_choice_puts_the_loop_under_its_makers_control():
+    # G.21.2 "completely under player control": with Bob's choice counted, two players: not covered (noted)
+    outcome = cited(settle(KEY, ACTION_AND_CHOICE))
+    assert outcome.result is Result.UNSPECIFIED
+    noted(outcome, "G.21.2", "Bob is in control of the loop")

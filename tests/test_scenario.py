@@ -107,3 +107,15 @@ def test_turn_order_starts_from_the_active_player():
     f = facts(TOGGLE.replace('players = ["Alice", "Bob"]', 'players = ["Alice", "Bob", "Carol"]\nactive = "Bob"'))
     assert f.turn_order == ("Bob", "Carol", "Alice")
     assert f.players_after("Carol") == ("Alice", "Bob")
+
+
+def test_choosers_are_the_involved_players_with_a_choice_only_choosers_take_no_action():
+    # DOMAIN.md section 6: who keeps the loop going by a choice, and who by nothing but choices
+    toml = TOGGLE.replace('does = "loses flying"\noptional = true', 'does = "loses flying"\noptional = true\nchoice = true')
+    facts = scenario(toml).scenario.facts
+    assert (facts.choosers, facts.only_choosers) == (("Bob",), ("Bob",))
+    assert facts.choice_points("Bob") == (1,) and facts.choice_points("Alice") == ()
+    acting = toml + '[[step]]\nby = "Bob"\ndoes = "pays 1 life"\noptional = true\n'
+    facts = scenario(acting).scenario.facts
+    assert (facts.choosers, facts.only_choosers) == (("Bob",), ())
+    assert scenario(TOGGLE).scenario.facts.choosers == ()
