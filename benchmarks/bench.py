@@ -14,6 +14,7 @@ Figures vary by machine; the README records one run.  Nothing here is a pass/fai
 
 from __future__ import annotations
 
+import dataclasses
 import platform
 import random
 import subprocess
@@ -66,6 +67,58 @@ def generated(count: int, seed: int = 20261121) -> list:
     return out
 
 
+def generated_format2(count: int, seed: int = 20261123) -> list:
+    """Valid small format 2 scenarios: growth, floors, requirements, rotating targets, eliminations."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        players = PLAYERS[: rng.randint(2, 4)]
+        opponents = players[1:]
+        steps = []
+        for _ in range(rng.randint(1, 4)):
+            step = {"by": players[0], "does": "acts", "optional": rng.random() < 0.5}
+            roll = rng.random()
+            if roll < 0.3:
+                step["mul" if rng.random() < 0.3 else "add"] = {"tokens": rng.choice([2, 3])}
+            elif roll < 0.6:
+                step["add"] = {"mana": rng.choice([-2, -1, 1])}
+                if step["add"]["mana"] < 0:
+                    step["requires"] = {"mana": -step["add"]["mana"]}
+            else:
+                step["add"] = {"life": rng.choice([-1, -2])}
+                step["target"] = {"among": opponents, "order": rng.choice(["rotate", "each", "fixed"])}
+                step["times"] = rng.choice([1, 2])
+            steps.append(step)
+        if not any(s["optional"] for s in steps):
+            steps[0]["optional"] = True
+        doc = {
+            "format": 2,
+            "title": f"generated {i}",
+            "players": players,
+            "state": {"tokens": 1, "mana": {"start": rng.randint(0, 9), "min": 0}, "life": {p: rng.randint(5, 40) for p in opponents}},
+            "step": steps,
+            "end": [{"when": {"value": "life", "at_most": 0}, "effect": "loses", "loses": True}],
+            "intent": {players[0]: rng.choice(["never", rng.randint(0, 50), "10^40"])},
+        }
+        out.append(parse_document(doc, f"gen2-{i}.toml", f"gen2-{i}").scenario)
+    return out
+
+
+def doubling_loop(number: int):
+    doc = {
+        "format": 2,
+        "title": "doubling",
+        "players": ["Alice", "Bob"],
+        "state": {"tokens": 3},
+        "step": [
+            {"by": "Alice", "does": "copies every token", "optional": True, "mul": {"tokens": 2}},
+            {"by": "Alice", "does": "untaps"},
+        ],
+        "intent": {"Alice": number if number < 10**18 else f"10^{len(str(number)) - 1}"},
+    }
+    return parse_document(doc, "doubling.toml", "doubling").scenario
+
+
 def best_of(fn, repeat: int = 5) -> float:
     times = []
     for _ in range(repeat):
@@ -96,6 +149,24 @@ def main() -> None:
     for ruleset in registry().rulesets:
         elapsed = best_of(lambda: [ruleset.settle(s) for s in scenarios], repeat=3)
         print(f"  {ruleset.key:<12} {len(scenarios) / elapsed:>10,.0f} /s")
+
+    format2 = generated_format2(1000)
+    print(f"\nformat 2: resolutions per second over {len(format2):,} generated scenarios:")
+    for ruleset in registry().rulesets:
+        # A fresh scenario object each round, so nothing cached from the previous round is reused.
+        elapsed = best_of(lambda: [ruleset.settle(dataclasses.replace(s)) for s in format2], repeat=3)
+        print(f"  {ruleset.key:<12} {len(format2) / elapsed:>10,.0f} /s")
+
+    print("\nsettling one doubling loop (format 2, all rulesets), by the size of the intent:")
+    base = None
+    for label, number in (("3", 3), ("10^6", 10**6), ("10^100", 10**100)):
+        def settle_fresh():
+            scenario = doubling_loop(number)
+            return [r.settle(scenario) for r in registry().rulesets]
+
+        elapsed = best_of(lambda: [settle_fresh() for _ in range(50)]) / 50
+        base = base or elapsed
+        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
 
     print("\nsettling one token loop (all rulesets), by the size of the intent:")
     base = None

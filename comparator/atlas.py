@@ -42,7 +42,10 @@ FIELD_WORDS = {
     "last_action": "who has the last word",
     "state": "the final state",
     "iterations": "the number of iterations",
+    "judge": "whether a judge may be needed",
 }
+#: Fields compared whatever the result (the others only between rulesets that cut the loop).
+WHATEVER_THE_RESULT = ("judge",)
 
 
 # --- the space ----------------------------------------------------------------------------------
@@ -236,13 +239,18 @@ def _partition(values, applies) -> tuple[int, ...]:
     return tuple(out)
 
 
-def signature(comparison: Comparison) -> tuple:
+def signature(comparison: Comparison, fields: Sequence[str] = FIELDS) -> tuple:
     """What a reader cares about, role-free: the results, and which of the rulesets that cut the
-    loop agree with which on who deviates, the last word, the final state and the iterations."""
+    loop agree with which on who deviates, the last word, the final state and the iterations
+    (``fields``; a field of :data:`WHATEVER_THE_RESULT` is compared between all rulesets)."""
     keys = [r.key for r in comparison.rulesets]
     results = tuple(comparison.outcomes[k].result.value for k in keys)
-    applies = [r in _WITH_CUT for r in results]
-    parts = tuple(_partition([comparison.outcomes[k].value(f) for k in keys], applies) for f in FIELDS)
+    cut = [r in _WITH_CUT for r in results]
+    everyone = [True] * len(results)
+    parts = tuple(
+        _partition([comparison.outcomes[k].value(f) for k in keys], everyone if f in WHATEVER_THE_RESULT else cut)
+        for f in fields
+    )
     return (results, *parts)
 
 
@@ -260,40 +268,39 @@ class Class:
     count: int = 0
     first: int = -1
     example: dict = field(default_factory=dict)
+    players: tuple[tuple[int, int], ...] = ()
+    """(number of players, loops of the class with that many players), so that a sub-atlas of
+    some of the rulesets (:func:`restrict`) can count its own agreement by players."""
+    kinds: tuple[tuple[str, int, int], ...] = ()
+    """(kind of loop, loops of the class of that kind, the first of them in enumeration order),
+    from which the heat map is made, for an atlas and for any restriction of it."""
 
 
-def _settle_shapes(args) -> tuple[dict, list[int], int, int]:
+def _settle_shapes(args) -> tuple[dict, list[int], dict, int, dict]:
     """Worker: settle every scenario of some shapes; per-class counts and smallest examples."""
-    keys, shape_docs, offsets = args
-    from loopcompare.rulesets import registry
-
-    rulesets = registry().select(keys)
+    rulesets, fields, shape_docs, offsets = args
     classes: dict = {}
-    pairs = [0] * (len(keys) * len(keys))
+    pairs = [0] * (len(rulesets) * len(rulesets))
     by_players: dict[int, list[int]] = {}
-    # kind -> [loops, {pair: [disagreeing loops, first index, signature of that first loop]}]
-    by_kind: dict[str, list] = {}
+    by_kind: dict[str, int] = {}
     for shape, offset in zip(shape_docs, offsets):
-        tally = by_players.setdefault(len(shape["players"]), [0, 0])
-        cell = by_kind.setdefault(kind(shape), [0, {}])
+        n = len(shape["players"])
+        tally = by_players.setdefault(n, [0, 0])
+        shape_kind = kind(shape)
         for i, doc in enumerate(with_intents(shape)):
             sf = parse_document(doc, "atlas.toml", "atlas")
-            sig = signature(compare(sf, rulesets))
+            sig = signature(compare(sf, rulesets), fields)
             tally[0] += 1
             tally[1] += agrees(sig)
-            cell[0] += 1
+            by_kind[shape_kind] = by_kind.get(shape_kind, 0) + 1
             entry = classes.get(sig)
             if entry is None:
-                classes[sig] = [1, offset + i, doc]
-            else:
-                entry[0] += 1
-            for pair in _disagreeing_pairs(sig, len(keys)):
-                pairs[pair] += 1
-                found = cell[1].get(pair)
-                if found is None:
-                    cell[1][pair] = [1, offset + i, sig]
-                else:
-                    found[0] += 1
+                entry = classes[sig] = [0, offset + i, doc, {}, {}]
+            entry[0] += 1
+            entry[3][n] = entry[3].get(n, 0) + 1
+            kinds = entry[4].setdefault(shape_kind, [0, offset + i])
+            kinds[0] += 1
+            _count_pairs(sig, pairs, len(rulesets))
     return classes, pairs, by_players, len(shape_docs), by_kind
 
 
@@ -308,6 +315,45 @@ def _disagreeing_pairs(sig: tuple, n: int) -> list[int]:
     ]
 
 
+def _count_pairs(sig: tuple, pairs: list[int], n: int, weight: int = 1) -> None:
+    for pair in _disagreeing_pairs(sig, n):
+        pairs[pair] += weight
+
+
+def _merge_kinds(into: dict, more) -> None:
+    """Add (kind, (count, first)) figures into ``into`` (kind -> [count, first])."""
+    for name, (count, first) in more:
+        entry = into.setdefault(name, [0, first])
+        entry[0] += count
+        entry[1] = min(entry[1], first)
+
+
+def _kinds(of_kind: dict) -> tuple[tuple[str, int, int], ...]:
+    return tuple((name, count, first) for name, (count, first) in sorted(of_kind.items()))
+
+
+def _kind_table(listed, n: int, totals: dict) -> tuple:
+    """The heat map's figures (see :attr:`Atlas.by_kind`) from the listed classes' kind counts."""
+    cells: dict = {}
+    for number, cls in enumerate(listed, 1):
+        disagreeing = _disagreeing_pairs(cls.signature, n)
+        for name, count, first in cls.kinds:
+            for pair in disagreeing:
+                cell = cells.get((name, pair))
+                if cell is None:
+                    cells[name, pair] = [count, first, number]
+                else:
+                    cell[0] += count
+                    if first < cell[1]:
+                        cell[1], cell[2] = first, number
+    order = [a * n + b for a in range(n) for b in range(a + 1, n)]
+    return tuple(
+        (name, totals[name], tuple((cells[name, p][0], cells[name, p][2]) if (name, p) in cells else (0, None) for p in order))
+        for name, _ in KINDS
+        if name in totals
+    )
+
+
 @dataclass(frozen=True)
 class Atlas:
     """The whole atlas: totals, classes by size, pairwise disagreement, under given rulesets."""
@@ -319,6 +365,8 @@ class Atlas:
     pairs: tuple[tuple[str, str, int], ...]
     by_players: tuple[tuple[int, int, int], ...]
     """(players, scenarios, scenarios where every ruleset agrees)."""
+    fields: tuple[str, ...] = FIELDS
+    """The outcome fields compared besides the result (see :func:`signature`)."""
     by_kind: tuple[tuple[str, int, tuple[tuple[int, int | None], ...]], ...] = ()
     """Per kind of loop (:data:`KINDS` order): (kind, loops, and per pair in :attr:`pairs` order
     (disagreeing loops, the 1-based class of the smallest such loop, or None))."""
@@ -333,51 +381,59 @@ class Atlas:
         return [compare(sf, self.rulesets) for sf in self.examples()]
 
 
-def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: int = 4, progress=None) -> Atlas:
+def build(
+    rulesets: Sequence[Ruleset],
+    *,
+    jobs: int | None = None,
+    max_players: int = 4,
+    progress=None,
+    fields: Sequence[str] = FIELDS,
+) -> Atlas:
     """Enumerate the space and classify it.  ``jobs`` processes (default: the CPUs available);
-    ``progress(n)`` is called as shapes are done.  The result does not depend on ``jobs``."""
+    ``progress(n)`` is called as shapes are done; ``fields``: the outcome fields compared besides
+    the result.  The result does not depend on ``jobs``.
+
+    The ruleset objects given are the ones applied (sent to the worker processes as they are),
+    so a modified or unregistered ruleset is atlased as itself.
+    """
     keys = [r.key for r in rulesets]
+    fields = tuple(fields)
     all_shapes = shapes(max_players)
     offsets, offset = [], 0
     for s in all_shapes:
         offsets.append(offset)
         offset += len(INTENTS) ** len(s["players"])
     chunk = 64
-    tasks = [(keys, all_shapes[i : i + chunk], offsets[i : i + chunk]) for i in range(0, len(all_shapes), chunk)]
+    chosen = tuple(rulesets)
+    tasks = [(chosen, fields, all_shapes[i : i + chunk], offsets[i : i + chunk]) for i in range(0, len(all_shapes), chunk)]
     if not jobs:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     merged: dict = {}
     pairs = [0] * (len(keys) * len(keys))
     by_players: dict[int, list[int]] = {}
-    by_kind: dict[str, list] = {}
+    by_kind: dict[str, int] = {}
 
     def absorb(result) -> None:
         classes, part_pairs, tallies, done, kinds = result
-        for name, (count, cells) in kinds.items():
-            mine = by_kind.setdefault(name, [0, {}])
-            mine[0] += count
-            for pair, (n, first, sig) in cells.items():
-                entry = mine[1].get(pair)
-                if entry is None:
-                    mine[1][pair] = [n, first, sig]
-                else:
-                    entry[0] += n
-                    if first < entry[1]:
-                        entry[1], entry[2] = first, sig
+        for name, count in kinds.items():
+            by_kind[name] = by_kind.get(name, 0) + count
         for n, (count, agreeing) in tallies.items():
             tally = by_players.setdefault(n, [0, 0])
             tally[0] += count
             tally[1] += agreeing
         for i, v in enumerate(part_pairs):
             pairs[i] += v
-        for sig, (n, first, doc) in classes.items():
+        for sig, (n, first, doc, players, of_kind) in classes.items():
             entry = merged.get(sig)
             if entry is None:
-                merged[sig] = [n, first, doc]
+                merged[sig] = [n, first, doc, dict(players), {k: list(v) for k, v in of_kind.items()}]
             else:
                 entry[0] += n
                 if first < entry[1]:
                     entry[1], entry[2] = first, doc
+                for count, more in players.items():
+                    entry[3][count] = entry[3].get(count, 0) + more
+                _merge_kinds(entry[4], of_kind.items())
         if progress:
             progress(done)
 
@@ -392,27 +448,64 @@ def build(rulesets: Sequence[Ruleset], *, jobs: int | None = None, max_players: 
             absorb(_settle_shapes(task))
 
     total = sum(t[0] for t in by_players.values())
-    agreeing = sum(n for sig, (n, _, _) in merged.items() if agrees(sig))
-    listed = [Class(sig, n, first, doc) for sig, (n, first, doc) in merged.items() if not agrees(sig)]
+    agreeing = sum(entry[0] for sig, entry in merged.items() if agrees(sig))
+    listed = [
+        Class(sig, n, first, doc, tuple(sorted(players.items())), _kinds(of_kind))
+        for sig, (n, first, doc, players, of_kind) in merged.items()
+        if not agrees(sig)
+    ]
     listed.sort(key=lambda c: (-c.count, c.first))
     n = len(keys)
     pair_rows = tuple((keys[a], keys[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
     players = tuple((n, t[0], t[1]) for n, t in sorted(by_players.items()))
-    number = {c.signature: i for i, c in enumerate(listed, 1)}
-    kinds = tuple(
-        (
-            name,
-            by_kind[name][0],
-            tuple(
-                (cell[0], number[cell[2]]) if (cell := by_kind[name][1].get(a * n + b)) else (0, None)
-                for a in range(n)
-                for b in range(a + 1, n)
-            ),
-        )
-        for name, _ in KINDS
-        if name in by_kind
-    )
-    return Atlas(tuple(rulesets), total, agreeing, tuple(listed), pair_rows, players, kinds)
+    kinds = _kind_table(listed, len(keys), by_kind)
+    return Atlas(chosen, total, agreeing, tuple(listed), pair_rows, players, fields, kinds)
+
+
+def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | None = None) -> Atlas:
+    """The atlas of some of an atlas's rulesets (and fields), without settling anything again.
+
+    Equal to :func:`build` run on those rulesets and fields: each class's signature is projected
+    onto them and classes that become the same merge (their counts add up, the smallest example
+    is the earliest enumerated).  So one run over every era answers every pair of eras.
+    """
+    fields = tuple(atlas.fields if fields is None else fields)
+    keys = [r.key for r in atlas.rulesets]
+    where = [keys.index(r.key) for r in rulesets]
+    field_at = [atlas.fields.index(f) for f in fields]
+    merged: dict = {}
+    agreeing = atlas.agreeing
+    agreeing_by_players = {n: a for n, _, a in atlas.by_players}
+    n = len(where)
+    pairs = [0] * (n * n)
+    for cls in atlas.classes:
+        results, *parts = cls.signature
+        projected = tuple(results[i] for i in where)
+        # A part holds group ids (-1 where the field does not apply): renumber the chosen ones.
+        sig = (projected, *(_partition([parts[f][i] for i in where], [parts[f][i] >= 0 for i in where]) for f in field_at))
+        if agrees(sig):
+            agreeing += cls.count
+            for players, count in cls.players:
+                agreeing_by_players[players] = agreeing_by_players.get(players, 0) + count
+            continue
+        _count_pairs(sig, pairs, n, cls.count)
+        entry = merged.get(sig)
+        if entry is None:
+            merged[sig] = [cls.count, cls.first, cls.example, dict(cls.players), {name: [c, f] for name, c, f in cls.kinds}]
+            continue
+        entry[0] += cls.count
+        if cls.first < entry[1]:
+            entry[1], entry[2] = cls.first, cls.example
+        for players, count in cls.players:
+            entry[3][players] = entry[3].get(players, 0) + count
+        _merge_kinds(entry[4], ((name, (c, f)) for name, c, f in cls.kinds))
+    listed = [Class(sig, count, first, doc, tuple(sorted(players.items())), _kinds(kinds)) for sig, (count, first, doc, players, kinds) in merged.items()]
+    listed.sort(key=lambda c: (-c.count, c.first))
+    chosen = [keys[i] for i in where]
+    pair_rows = tuple((chosen[a], chosen[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
+    by_players = tuple((p, total, agreeing_by_players.get(p, 0)) for p, total, _ in atlas.by_players)
+    kinds = _kind_table(listed, n, {name: total for name, total, _ in atlas.by_kind})
+    return Atlas(tuple(rulesets), atlas.total, agreeing, tuple(listed), pair_rows, by_players, fields, kinds)
 
 
 # --- words --------------------------------------------------------------------------------------
@@ -434,7 +527,7 @@ def sentence(atlas: Atlas, cls: Class) -> str:
     if len(groups) > 1:
         bits.append("; ".join(f"{_names(rulesets, idx)} {'gives' if len(idx) == 1 else 'give'} {res.replace('_', ' ')}" for res, idx in groups.items()))
     by_partition: dict[tuple, list[str]] = {}
-    for f, p in zip(FIELDS, parts):
+    for f, p in zip(atlas.fields, parts):
         if max(p) > 0:
             by_partition.setdefault(p, []).append(FIELD_WORDS[f])
     for p, words in by_partition.items():

@@ -439,15 +439,16 @@ def _progress(length: int, label: str):
     return click.progressbar(length=length, label=label, file=stream) if stream.isatty() else None
 
 
-def build_atlas(rulesets, jobs: int | None, progress: bool = True):
-    """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise)."""
+def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
+    """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise);
+    ``options`` go to :func:`comparator.atlas.build` (``fields``)."""
     from . import atlas as atlases
 
     bar = _progress(len(atlases.shapes()), "settling loops") if progress else None
     if bar is None:
-        return atlases.build(rulesets, jobs=jobs)
+        return atlases.build(rulesets, jobs=jobs, **options)
     with bar:
-        return atlases.build(rulesets, jobs=jobs, progress=bar.update)
+        return atlases.build(rulesets, jobs=jobs, progress=bar.update, **options)
 
 
 @main.command()
@@ -477,28 +478,64 @@ def atlas(keys, fmt, output, jobs, examples_dir) -> None:
     _emit(text, output)
 
 
+@main.command()
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
+def history(fmt, output, jobs) -> None:
+    """The history of the loop rules: for each amendment, its text diff, the loops it settles
+    differently (from one atlas run over every era) and the readings it created or closed."""
+    from . import amendments
+    from .library import load_builtin, names
+
+    fmt = _format(fmt, output)
+    rulesets = _registry().rulesets
+    atlas = build_atlas(amendments.eras(rulesets), jobs, fields=amendments.FIELDS)
+    report = amendments.build(rulesets, atlas, [load_builtin(n) for n in names()])
+    _emit(amendments.render(report, fmt), output)
+
+
+def _builtin_eras():
+    """Every built-in ruleset, in chronological order (the gallery leaves plugins out)."""
+    from loopcompare.rulesets.registry import BUILTIN
+
+    return tuple(r for r in _registry().rulesets if r.key in BUILTIN)
+
+
 _ATLASES: dict = {}
 
 
+def _eras_atlas(progress: bool = False):
+    """The gallery's one atlas run, once per process: every built-in era, compared on the
+    history's fields (a progress bar on a terminal with ``progress``).  The history report reads
+    it whole; the mission atlas is its restriction (nothing is settled twice)."""
+    if "eras" not in _ATLASES:
+        from . import amendments
+
+        _ATLASES["eras"] = build_atlas(amendments.eras(_builtin_eras()), None, progress, fields=amendments.FIELDS)
+    return _ATLASES["eras"]
+
+
 def _mission_atlas(progress: bool = False):
-    """The gallery's atlas (the four mission rulesets), built once per process."""
-    if "mission" not in _ATLASES:
-        _ATLASES["mission"] = build_atlas(_registry().select([]), None, progress)
-    return _ATLASES["mission"]
+    """The gallery's atlas of the four mission rulesets: the eras atlas restricted to them
+    (the same as building it on its own, see tests/test_amendments.py)."""
+    from . import atlas as atlases
+
+    return atlases.restrict(_eras_atlas(progress), _registry().select([]), atlases.FIELDS)
 
 
 def gallery_files(progress: bool = False) -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
-    and its timeline under every era (``timelines/``); with ``progress``, bars on a terminal."""
-    from loopcompare.rulesets.registry import BUILTIN
-
+    its timeline under every era (``timelines/``), the atlas and the history of the loop rules;
+    with ``progress``, bars on a terminal."""
+    from . import amendments
     from .compare import compare as run
     from .library import load_builtin, names
     from .timeline import build
 
     reg = _registry()
     rulesets = reg.select([])
-    eras = tuple(r for r in reg.rulesets if r.key in BUILTIN)
+    eras = _builtin_eras()
     scenarios = [load_builtin(n) for n in names()]
     comparisons = [run(sf, rulesets) for sf in scenarios]
     files: dict[str, str] = {}
@@ -514,9 +551,13 @@ def gallery_files(progress: bool = False) -> dict[str, str]:
     atlas = _mission_atlas(progress)
     for fmt in FORMATS:
         files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
+    history = amendments.build(eras, _eras_atlas(), scenarios)
+    for fmt in FORMATS:
+        files[f"history.{fmt}"] = amendments.render(history, fmt)
     title = "loopcompare gallery: the built-in loops under every ruleset"
     for fmt in ("md", "html"):
-        see_also = [("the divergence atlas", f"atlas.{fmt}")] + [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
+        see_also = [("the divergence atlas", f"atlas.{fmt}"), ("the history of the loop rules, amendment by amendment", f"history.{fmt}")]
+        see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
         links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
         files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also)
     return dict(sorted(files.items()))

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Mapping, Sequence
 
-from loopcompare.rulesets import COMPARED_FIELDS, Outcome, Result, Ruleset
+from loopcompare.rulesets import COMPARED_FIELDS, Outcome, Result, Ruleset, bignum
 
 from .loader import ScenarioFile
 
@@ -20,11 +21,17 @@ class Comparison:
 
     @property
     def fields(self) -> tuple[str, ...]:
-        """Every compared field, with one ``state.NAME`` per tracked value (sorted by name)."""
+        """Every compared field, with one ``state.NAME`` per tracked value (sorted by name) and
+        one ``state.NAME.PLAYER`` per player of a per-player value (FORMAT item 15)."""
         out: list[str] = []
+        state = self.scenario.scenario.state
         for name in COMPARED_FIELDS:
             if name == "state":
-                out += [f"state.{k}" for k in sorted(self.scenario.scenario.state)]
+                for k in sorted(state):
+                    if isinstance(state[k], Mapping):
+                        out += [f"state.{k}.{p}" for p in sorted(state[k])]
+                    else:
+                        out.append(f"state.{k}")
             else:
                 out.append(name)
         return tuple(out)
@@ -111,8 +118,15 @@ def check(comparison: Comparison) -> list[Mismatch]:
         for name, want in fields.items():
             if name == "state":
                 for value_name, value in want.items():
+                    if isinstance(value, Mapping):
+                        # A per-player value: only the players given are checked (FORMAT item 15).
+                        for player, entry in value.items():
+                            got = outcome.value(f"state.{value_name}.{player}")
+                            if not _same_value(got, entry):
+                                problems.append(Mismatch(sf.file, key, f"state.{value_name}.{player}", entry, got))
+                        continue
                     got = outcome.value(f"state.{value_name}")
-                    if _hashable(got) != _hashable(value):
+                    if not _same_value(got, value):
                         problems.append(Mismatch(sf.file, key, f"state.{value_name}", value, got))
             elif name == "rules":
                 missing = [r for r in want if r not in outcome.rules]
@@ -120,9 +134,30 @@ def check(comparison: Comparison) -> list[Mismatch]:
                     problems.append(Mismatch(sf.file, key, "rules", want, list(outcome.rules)))
             else:
                 got = outcome.value(name)
-                if _hashable(got) != _hashable(want):
+                if not _same_value(got, want):
                     problems.append(Mismatch(sf.file, key, name, want, got))
     return problems
+
+
+def _same_value(got, want) -> bool:
+    """Equal as plain data; a huge value written as an expression compares numerically
+    (FORMAT item 14), and so does an exact fraction written another way."""
+    if _hashable(got) == _hashable(want):
+        return True
+    if isinstance(got, str) and isinstance(want, (str, int)) and not isinstance(want, bool):
+        a = bignum.parse(got)
+        b = bignum.parse(want) if isinstance(want, str) else want
+        if a is not None and b is not None:
+            return bignum.equal(a, b)
+        try:
+            return Fraction(got) == Fraction(want)
+        except (ValueError, ZeroDivisionError):
+            return False
+    if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
+        return all(_same_value(g, w) for g, w in zip(got, want))
+    if isinstance(got, dict) and isinstance(want, dict) and got.keys() == want.keys():
+        return all(_same_value(got[k], want[k]) for k in got)
+    return False
 
 
 def _show(value) -> str:

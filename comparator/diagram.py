@@ -22,7 +22,8 @@ Colours come from CSS classes and ``currentColor``, so dark mode and print follo
 Steps are read through their fields with a default for each (``getattr``), so format 1 and
 format 2 steps draw alike: format 2's ``mul``, ``requires``, ``times``, ``target``, ``sustains``,
 ``turn``, ``ends_loop`` and ``alternative`` and the scenario's ``[[end]]`` entries and ``within``
-add words to the boxes and exits; eliminations are not drawn (an outcome's cut is).
+add words to the boxes and exits, and a player who leaves the game mid-loop (an outcome's
+``eliminated``) is marked with an "x" where they leave.
 """
 
 from __future__ import annotations
@@ -65,6 +66,8 @@ class Cut:
     steps: int
     deviates: str
     shape: int
+    leaves: str = ""
+    """For a format 2 elimination instead of a cut: the player who leaves the game here."""
 
     @property
     def names(self) -> str:
@@ -73,8 +76,10 @@ class Cut:
 
     @property
     def where(self) -> str:
-        """The cut in words: "1 it. + 0 steps, Alice deviates"."""
+        """The cut in words: "1 it. + 0 steps, Alice deviates" ("Bob leaves the game: 3 it. + 0 steps")."""
         where = f"{self.iterations} it. + {self.steps} step{'' if self.steps == 1 else 's'}"
+        if self.leaves:
+            return f"{self.leaves} leaves the game: {where}"
         text = where if self.result == "shortcut" else f"{self.result.replace('_', ' ')}, {where}"
         return text + (f", {self.deviates} deviates" if self.deviates else "")
 
@@ -175,12 +180,22 @@ def build(comparison) -> Diagram:
     uncut: list[tuple[str, str]] = []
     for ruleset in comparison.rulesets:
         out = comparison.outcomes[ruleset.key]
+        # Format 2: players who leave the game mid-loop are marked where they leave (an "x").
+        for gone in getattr(out, "eliminated", ()):
+            if gone.iterations is not None:
+                key = ("", show(gone.iterations), gone.steps % len(steps), "", gone.player)
+                groups.setdefault(key, []).append(ruleset.name)
         if out.iterations is None:
             uncut.append((ruleset.name, out.result.value.replace("_", " ")))
             continue
-        key = (out.result.value, show(out.iterations), out.steps % len(steps), out.deviates or "")
+        key = (out.result.value, show(out.iterations), out.steps % len(steps), out.deviates or "", "")
         groups.setdefault(key, []).append(ruleset.name)
-    cuts = tuple(Cut(tuple(names), result, iterations, k, deviates, i) for i, ((result, iterations, k, deviates), names) in enumerate(groups.items()))
+    cuts = []
+    marks = 0
+    for (result, iterations, k, deviates, leaves), names in groups.items():
+        cuts.append(Cut(tuple(names), result, iterations, k, deviates, -1 if leaves else marks, leaves))
+        marks += not leaves
+    cuts = tuple(cuts)
     return Diagram(sc.title, tuple(steps), tuple((b.by, b.does) for b in sc.breakers), ends, cuts, tuple(uncut))
 
 
@@ -304,7 +319,10 @@ SHAPES = ("circle", "square", "triangle", "diamond", "triangle-down", "hexagon")
 
 
 def _shape(index: int, x: int, y: int) -> str:
-    """A cut mark's symbol centred on (x, y): filled for the first six, hollow after."""
+    """A cut mark's symbol centred on (x, y): filled for the first six, hollow after; an "x"
+    (index -1) where a player leaves the game."""
+    if index < 0:
+        return f'<path class="lc-mark lc-leaves" fill="none" stroke="currentColor" stroke-width="2.5" d="M{x - 5},{y - 5} L{x + 5},{y + 5} M{x - 5},{y + 5} L{x + 5},{y - 5}"/>'
     kind = SHAPES[index % len(SHAPES)]
     fill = "currentColor" if index < len(SHAPES) else "none"
     common = f'class="lc-mark" fill="{fill}" stroke="currentColor" stroke-width="1.5"'
@@ -428,6 +446,8 @@ def svg(diagram: Diagram, id_prefix: str) -> str:
             body.append(_text(BOX_X, y + 11, line, "lc-text lc-small", size=11))
             y += SMALL_LINE
     legend = "Dashed box: optional (its controller may stop); solid: mandatory. Marks on the line: where each ruleset cuts the loop."
+    if any(cut.leaves for cut in diagram.cuts):
+        legend += ' An "x": where a player leaves the game.'
     for line in wrap(legend, WIDTH - 2 * RAIL_X, 3, 11):
         body.append(_text(RAIL_X - 6, y + 14, line, "lc-text lc-small lc-legend", size=11))
         y += SMALL_LINE
@@ -458,7 +478,7 @@ def describe(diagram: Diagram) -> str:
     if diagram.ends:
         parts.append(f"The loop {diagram.ends}.")
     for cut in diagram.cuts:
-        parts.append(f"Cut before step {cut.steps + 1}: {cut.label}.")
+        parts.append(f"{'Before' if cut.leaves else 'Cut before'} step {cut.steps + 1}: {cut.label}.")
     parts += [f"{name}: {result}, no cut point." for name, result in diagram.uncut]
     return " ".join(parts)
 
@@ -504,7 +524,7 @@ def mermaid(diagram: Diagram) -> str:
     if diagram.ends:
         out.append(f"  e1{{{{{_mermaid_label([diagram.ends])}}}}}")
         out.append(f"  s{last} -.-> e1")
-    for cut in diagram.cuts:
-        out.append(f"  c{cut.shape + 1}>{_mermaid_label([cut.label])}]")
-        out.append(f"  c{cut.shape + 1} -.-> s{cut.steps + 1}")
+    for i, cut in enumerate(diagram.cuts, 1):
+        out.append(f"  c{i}>{_mermaid_label([cut.label])}]")
+        out.append(f"  c{i} -.-> s{cut.steps + 1}")
     return "\n".join(out)

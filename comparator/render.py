@@ -466,7 +466,7 @@ def atlas_json(atlas) -> str:
                 "count": cls.count,
                 "sentence": atlases.sentence(atlas, cls),
                 "results": list(results),
-                "agreement": {f: list(p) for f, p in zip(atlases.FIELDS, parts)},
+                "agreement": {f: list(p) for f, p in zip(atlas.fields, parts)},
                 "sides": [{"rulesets": side, "rules": list(rules)} for side, rules in atlases.sides(atlas, cls, comparison)],
                 "example": {"toml": atlases.to_toml(cls.example), "comparison": comparison.to_json()},
             }

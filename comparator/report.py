@@ -12,20 +12,11 @@ from typing import Any, Sequence
 
 from loopcompare.rulesets import UNBOUNDED, Result
 from loopcompare.rulesets.history import period_in_words
+from loopcompare.rulesets.outcome import FIELD_LABELS, FIELDS_BY_NAME
 
 from .compare import Comparison
 from .diagram import Diagram
 from .diagram import build as build_diagram
-
-FIELD_LABELS = {
-    "result": "Result",
-    "iterations": "Iterations",
-    "steps": "Steps into the next iteration",
-    "deviates": "Deviates",
-    "last_action": "Last action (the last word)",
-    "judge": "Judge may be needed",
-    "rules": "Rules applied",
-}
 
 
 @dataclass(frozen=True)
@@ -209,7 +200,7 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
     intents = tuple(
         (p, sc.intent(p).describe() + ("" if p in sc.intents else " (not given)")) for p in sc.players
     )
-    breakers = tuple((b.by, b.does) for b in sc.breakers)
+    breakers = tuple((b.by, b.does + (" (hidden)" if b.hidden else "")) for b in sc.breakers)
     return ScenarioView(
         id=sf.id,
         anchor=anchor,
@@ -223,19 +214,34 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
         state=state,
         intents=intents,
         breakers=breakers,
-        loop=_loop(sc.loop),
+        loop=_loop(sc.loop) + _ends(sc),
     )
 
 
 def _kind(step) -> str:
     parts = ["optional" if step.optional else "mandatory"]
     parts += [name for name in ("choice", "hidden", "random", "conditional") if getattr(step, name)]
+    if not step.sustains:
+        parts.append("side benefit")
+    if step.turn:
+        parts.append(f"{step.turn}'s turn")
     return ", ".join(parts)
 
 
 def _effect(step) -> str:
-    parts = [f"{k} = {show(v)}" for k, v in step.set.items()]
+    parts = [f"requires {k} \u2265 {show(v)}" for k, v in step.requires.items()]
+    parts += [f"{k} \u00d7 {show(v)}" for k, v in step.mul.items()]
+    parts += [f"{k} = {show(v)}" for k, v in step.set.items()]
     parts += [f"{k} {_sign(v)} {abs(v):,}" for k, v in step.add.items()]
+    if step.target is not None:
+        parts.append(f"target: {step.target.order} among {', '.join(step.target.among)}")
+    if step.times != 1:
+        parts.append(f"{step.times:,} times")
+    if step.alternative:
+        parts.append(f"or: {step.alternative}")
+    if step.ends_loop is not None:
+        chance = f" (chance {step.ends_loop.chance})" if step.ends_loop.chance is not None else ""
+        parts.append(f"may end the loop: {step.ends_loop.when}{chance}")
     if step.unless:
         parts.append(f"unless {step.unless.by} {step.unless.does}")
     return "; ".join(parts) or "\u2014"
@@ -256,10 +262,25 @@ def _loop(flags) -> tuple[str, ...]:
         out.append("The game state changes meaningfully (relevant only across turns).")
     if flags.shortcut_before:
         out.append("This loop was shortcut before, and the game has not changed in a relevant way since.")
+    if flags.within == "resolution":
+        out.append("The repetition happens inside one resolution: nobody receives priority during it.")
     if flags.ends_when:
         sign = "\u2264" if flags.ends_when.at_most else "\u2265"
         end = f"The loop ends by itself when {flags.ends_when.value} {sign} {flags.ends_when.bound:,}"
         out.append(end + (f": {flags.ends_with}." if flags.ends_with else "."))
+    return tuple(out)
+
+
+def _ends(sc) -> tuple[str, ...]:
+    """Format 2's [[end]] tables and floors, in words."""
+    out = []
+    for end in sc.ends:
+        sign = "\u2264" if end.at_most else "\u2265"
+        who = f"; {end.loses} loses" if end.loses else "; that player loses" if end.loses_each else ""
+        out.append(f"The loop ends by itself when {end.value} {sign} {show(end.bound)}: {end.effect}{who}.")
+    for name, limit in sc.limits.items():
+        bounds = [f"at least {show(limit.min)}" if limit.min is not None else "", f"at most {show(limit.max)}" if limit.max is not None else ""]
+        out.append(f"{name} stays {' and '.join(b for b in bounds if b)}.")
     return tuple(out)
 
 
@@ -271,9 +292,13 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
         differs = name in differences
         if only_differences and not differs:
             continue
-        label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
+        spec = FIELDS_BY_NAME.get(name)
         values = comparison.values(name)
-        rows.append(Row(name, label, tuple(show(v) for v in values), differs, marked=odd_ones([show(v) for v in values]) if differs else ()))
+        if spec is not None and spec.hide_neutral and all(v == spec.neutral for v in values):
+            continue  # a format 2 field every ruleset leaves neutral says nothing here
+        label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
+        cells = tuple(show(v) for v in values)
+        rows.append(Row(name, label, cells, differs, marked=odd_ones(cells) if differs else ()))
     if not only_differences:
         cells = tuple(show(list(comparison.outcomes[r.key].rules)) for r in comparison.rulesets)
         rows.append(Row("rules", FIELD_LABELS["rules"], cells, False, compared=False))

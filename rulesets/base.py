@@ -21,9 +21,13 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import ClassVar, Iterable, Mapping, Sequence
 
+import dataclasses
+from fractions import Fraction
+
 from . import texts
-from .outcome import Outcome, Result
-from .scenario import UNBOUNDED, Count, CutPoint, LoopFacts, Scenario
+from .bignum import TooLarge
+from .outcome import Elimination, Outcome, Result, StoppedBy
+from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
 
 
 @dataclass(frozen=True)
@@ -42,6 +46,12 @@ class Decision:
     per_player: tuple[str, ...] | None = None
     end_state: Mapping[str, object] | None = None
     """The state where independent sets were cut off by the loop's end (else computed from counts)."""
+    stopped_by: StoppedBy | None = None
+    """Set when a rule forces the deviation (else derived: requirement, intent, or None)."""
+    ended_by: str | None = None
+    """The effect of the end (or the failed requirement) that ended the loop."""
+    open_length: bool = False
+    """The loop runs until a chance event: it has no fixed length (``iterations`` is null)."""
 
 
 @dataclass(frozen=True)
@@ -117,6 +127,35 @@ class Settlement:
         if text not in self.notes:
             self.notes.append(text)
 
+    def end_words(self) -> str:
+        """What ends the loop by itself, in words (the end's effect, else its bound)."""
+        stop = self.facts.stop_event
+        if stop is not None:
+            if stop.kind == "draw":
+                return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
+            if stop.kind == "nosteps":
+                return f"{stop.effect}; no step of the loop is left"
+            text = stop.effect
+            if stop.times > 1:
+                text += f" (application {stop.application + 1} of {stop.times})"
+            return text
+        ends = self.scenario.end_conditions
+        if not ends:
+            return "it reaches its bound"
+        end = ends[0]
+        return end.effect or f"{end.value} reaches its bound"
+
+    def ended_by(self) -> str | None:
+        """FORMAT's ``ended_by``: the effect of the end that stopped the loop (or the requirement)."""
+        stop = self.facts.stop_event
+        if stop is not None:
+            return stop.effect or None
+        ends = self.scenario.end_conditions
+        if not ends:
+            return None
+        end = ends[0]
+        return end.effect or f"{end.value} {'at most' if end.at_most else 'at least'} {end.bound}"
+
     def outcome(self, decision: Decision) -> Outcome:
         """Fill in the outcome's fields from the decision, in closed form."""
         facts = self.facts
@@ -124,6 +163,7 @@ class Settlement:
         steps = 0
         last_action = None
         state = dict(self.scenario.state)
+        eliminated: tuple[Elimination, ...] = ()
         if decision.counts is not None:
             # Independent sets, each run its own number of times: no single cut, no last action.
             iterations = dict(decision.counts)
@@ -137,6 +177,16 @@ class Settlement:
             iterations = point.iterations
             if decision.per_player:
                 iterations = facts.counts_at(point, decision.per_player)
+            eliminated = tuple(
+                Elimination(e.player, *_counted(facts.point(e.position))) for e in facts.eliminations_until(point)
+            )
+        stopped_by = decision.stopped_by
+        if decision.deviates is None:
+            stopped_by = None
+        elif stopped_by is None:
+            forced = facts.forced_point(decision.deviates)
+            stopped_by = StoppedBy.REQUIREMENT if forced is not None and forced == decision.point else StoppedBy.INTENT
+        ends_early_if, expected = self._event_fields(decision)
         return Outcome(
             result=decision.result,
             iterations=iterations,
@@ -149,7 +199,57 @@ class Settlement:
             notes=tuple(self.notes),
             transcript=tuple(self.transcript),
             quotes=tuple((key, self._quote(key)) for key in self.quotes),
+            ended_by=decision.ended_by if decision.result is Result.ENDS else None,
+            eliminated=eliminated,
+            stopped_by=stopped_by,
+            ends_early_if=ends_early_if,
+            expected_iterations=expected,
         )
+
+    def _event_fields(self, decision: Decision) -> tuple[str | None, Fraction | None]:
+        """FORMAT item 10: ``ends_early_if`` and ``expected_iterations`` for a loop with an event.
+
+        The event can happen at its step in every iteration played before the stop; with a
+        chance p per application (``times`` per iteration) it happens in an iteration with
+        probability r = 1 - (1 - p)^times, and the expected number of complete iterations at
+        the stop (the event, or the outcome's own cut) is a finite geometric sum, exact.
+        """
+        steps = self.scenario.steps
+        at = next((i for i, s in enumerate(steps) if s.ends_loop), None)
+        if at is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
+            return None, None
+        event = steps[at].ends_loop
+        facts = self.facts
+        cut = decision.point
+        if decision.open_length:
+            cut = facts.end or CutPoint(UNBOUNDED, 0)
+        elif cut is None:
+            # Played out (no shortcut): the players stop where they mean to, if the event doesn't come first.
+            points = [facts.deviation_point(p) for p in self.scenario.players]
+            finite = [p for p in points if p is not None]
+            cut = min(finite, key=facts.position) if finite else (facts.end or CutPoint(UNBOUNDED, 0))
+        if not cut.unbounded and cut.iterations == 0 and cut.steps <= at:
+            return None, None  # the event's step is never reached before the stop
+        if event.chance is None:
+            return event.when, None
+        chance = 1 - (1 - event.chance) ** steps[at].times
+        after_last = 1 if at == len(steps) - 1 else 0  # an event at the last step counts the iteration
+        if cut.unbounded:
+            expected = (1 - chance) / chance + after_last
+            return event.when, expected
+        chances = cut.iterations + (1 if cut.steps > at else 0)
+        if chances * max(1, (1 - chance).denominator.bit_length()) > 200_000:
+            self.note(
+                "The expected number of iterations has too many digits to write exactly over so many chances; "
+                "expected_iterations is null."
+            )
+            return event.when, None
+        miss = 1 - chance
+        # sum_{i < N} r (1-r)^i (i + s) + (1-r)^N * n, with N chances and n the cut's iterations
+        tail = miss**chances
+        geometric = (miss - tail * (chances * chance + miss)) / chance  # sum_{i<N} r (1-r)^i i
+        expected = geometric + after_last * (1 - tail) + tail * cut.iterations
+        return event.when, Fraction(expected)
 
     # --- vocabulary shared by every ruleset's transcript ------------------------------------------
 
@@ -186,6 +286,26 @@ class Settlement:
         """Each player's choice in the loop, in words: "Bob's choice “discards ...”"."""
         steps = self.scenario.steps
         return listing(f"{p}'s choice \u201c{steps[self.facts.choice_points(p)[0]].does}\u201d" for p in players)
+
+
+def _counted(point: CutPoint) -> tuple[Count, int]:
+    return point.iterations, point.steps
+
+
+def _resolve_goals(scenario: Scenario):
+    """Goals turned into counts in closed form (FORMAT item 13): the scenario with the counts,
+    and (player, goal, count or None) for each goal, for the transcript."""
+    goals = [(p, i.until) for p, i in scenario.intents.items() if i.until is not None and i.after is None]
+    if not goals:
+        return scenario, []
+    facts = scenario.facts
+    intents = dict(scenario.intents)
+    shown = []
+    for player, goal in goals:
+        count = facts.dynamics.goal_iterations(goal) if facts.dynamics is not None else None
+        intents[player] = Intent() if count is None else Intent(count)
+        shown.append((player, goal, count))
+    return dataclasses.replace(scenario, intents=intents), shown
 
 
 def describe_count(n: Count) -> str:
@@ -287,9 +407,28 @@ class Ruleset:
     # --- the driver --------------------------------------------------------------------------------
 
     def settle(self, scenario: Scenario) -> Outcome:
-        """Settle a scenario: the order in which every ruleset's hooks are asked lives here."""
+        """Settle a scenario: the order in which every ruleset's hooks are asked lives here.
+
+        A loop outside what the closed form can settle (values too irregular or astronomically
+        far from their bounds, see :mod:`.dynamics`) is ``unspecified``, with a note saying why.
+        """
+        try:
+            return self._settle(scenario)
+        except TooLarge as exc:
+            note = f"This loop is outside what loopcompare can settle in closed form: {exc}. The result is 'unspecified'."
+            return Outcome(Result.UNSPECIFIED, state=dict(scenario.state), notes=(note,))
+
+    def _settle(self, scenario: Scenario) -> Outcome:
+        scenario, goals = _resolve_goals(scenario)
         ctx = Settlement(self, scenario)
-        decision = self.restrictions(ctx)
+        for player, goal, count in goals:
+            self.goal(ctx, player, goal, count)
+        resolution = scenario.loop.within == "resolution"
+        decision = self.within_resolution(ctx) if resolution else None
+        if decision is None:
+            decision = self.until_event(ctx)
+        if decision is None and not resolution:
+            decision = self.restrictions(ctx)
         if decision is None:
             involved = self.involved(ctx)
             before = ctx.mark()
@@ -301,9 +440,146 @@ class Ruleset:
                 decision = self.independent(ctx, involved)
             else:
                 decision = self.dependent(ctx, involved)
+            decision = self.requirement_cap(ctx, decision)
             decision = self.run_to_end(ctx, decision, before)
+            self.departed(ctx, decision)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
+
+    # --- format 2: goals, resolutions, events, requirements (the same in every era unless overridden) ---
+
+    def goal(self, ctx: "Settlement", player: str, goal, count: int | None) -> None:
+        """Show how a player's goal became a number of iterations (FORMAT item 13)."""
+        whose = f"{goal.player}'s " if goal.player else ""
+        want = f"{whose}{goal.value} {'at most' if goal.at_most else 'at least'} {goal.bound:,}"
+        if count is None:
+            ctx.note(
+                f"{player}'s goal ({want}) is never reached by this loop; reading taken (FORMAT, goals): it is "
+                f"treated as “never”, so {player} wants the loop to go on."
+            )
+            return
+        ctx.say(
+            self.loop_rule,
+            f"{player} wants {want}: worked out in closed form, that holds first after {count:,} complete "
+            f"iteration{'s' if count != 1 else ''}, so {player}'s number is {count:,}.",
+            quote=self.loop_quote(),
+        )
+
+    def within_resolution(self, ctx: "Settlement") -> Decision | None:
+        """A repetition inside one spell's or ability's resolution (FORMAT item 11, docs/DOMAIN.md 6).
+
+        Nobody receives priority inside it, so no loop procedure applies.  With no choice that
+        sustains it, it runs to its end, or the game is a draw under the draw rule in force;
+        with a chooser, judges treat it as a loop that player maintains.
+        """
+        facts = ctx.facts
+        choosers = facts.optional_controllers
+        if not choosers:
+            end = facts.end
+            if end is not None:
+                ctx.note(
+                    "Inside one resolution no player receives priority and nobody has a choice, so no loop procedure "
+                    "applies (docs/DOMAIN.md section 6): the repetition simply runs to its end."
+                )
+                self.ends(ctx, end)
+                return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
+            rule = self.resolution_draw_rule()
+            ctx.say(rule, "the repetition happens inside one resolution, where no player receives priority and nobody has a choice that could stop it, and it never ends: the game is a draw.", quote=rule)
+            ctx.note(
+                f"Inside one resolution no player receives priority, so no loop rule applies; reading taken "
+                f"(docs/DOMAIN.md section 6): the game is a draw under the draw rule in force on {self.draw_date()} ({rule})."
+            )
+            return Decision(Result.DRAW)
+        chooser = choosers[0]
+        if len(choosers) > 1:
+            ctx.note(f"Choices of {', '.join(choosers)} sustain this resolution; reading taken: the first in turn order, {chooser}, is the one involved player.")
+        ctx.note(
+            f"The repetition happens inside one resolution, sustained by {chooser}'s choice. {self.name}'s loop rules speak "
+            "of actions taken while players have priority, not of choices inside a resolution. Reading taken, as judges "
+            "rule (Magic Judges Rules Tips, 2017-01, Grindstone and Blightsteel Colossus under Rest in Peace; judge forum, "
+            f"2015-01, Helm of Obedience against Wheel of Sun and Moon): it is a loop {chooser} maintains; they may repeat "
+            "it as often as they like but must eventually choose otherwise."
+        )
+        if ctx.scenario.intent(chooser).never:
+            point = facts.own_point(chooser, UNBOUNDED)
+            ctx.say(
+                self.loop_rule,
+                f"{chooser} means to keep choosing the same way, but may not repeat it forever: they repeat it an "
+                f"arbitrarily large number of times and then choose otherwise ({point.describe()}).",
+                quote=self.loop_quote(),
+            )
+            return Decision(Result.SHORTCUT, point, chooser, stopped_by=StoppedBy.RULE)
+        return None
+
+    def resolution_draw_rule(self) -> str:
+        """The CR draw rule in force on this document's date (102.6, 102.4b, 104.4b), as cited."""
+        date = self.draw_date()
+        number = "104.4b" if date >= "2009-07-11" else "102.4b" if date >= "2005-08-01" else "102.6"
+        return f"{getattr(self, 'cite', '')}{number}"
+
+    def draw_date(self) -> str:
+        """The date whose Comprehensive Rules give the draw rule cited."""
+        date = self.cr_date or self.effective
+        return date if date[:1].isdigit() else "2024-06-07"
+
+    def until_event(self, ctx: "Settlement") -> Decision | None:
+        """A loop nobody can stop that runs until a chance or hidden event (FORMAT item 10):
+        in every era it ends, with no fixed length."""
+        facts = ctx.facts
+        event = next((s for s in ctx.scenario.steps if s.ends_loop), None)
+        if event is None or facts.optional_controllers or facts.unless_payers:
+            return None
+        if any(facts.deviation_point(p) is not None for p in ctx.scenario.players):
+            return None
+        ctx.say(
+            self.loop_rule,
+            f"nobody controls an action that keeps this loop going, and it ends when “{event.ends_loop.when}”: "
+            "it is run until that happens.",
+            quote=self.loop_quote(),
+        )
+        ctx.note(
+            f"The loop has no fixed length: it runs until “{event.ends_loop.when}” (FORMAT, events). Reading "
+            "taken in every era: it ends by itself, after a number of iterations no one can name in advance."
+        )
+        return Decision(Result.ENDS, open_length=True)
+
+    def departed(self, ctx: "Settlement", decision: Decision) -> None:
+        """Say so when the player who deviates has left the game before their own point.
+
+        The procedures are run once, with the players of the loop's start; a loop that goes on
+        among the others after an involved player leaves is not settled again from there.
+        """
+        if decision.deviates is None or decision.point is None:
+            return
+        for e in ctx.facts.eliminations_until(decision.point):
+            if e.player == decision.deviates:
+                ctx.note(
+                    f"{e.player} leaves the game {ctx.facts.point(e.position).describe()}, before the point where they were "
+                    "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
+                    "among those left; the cut shown is that procedure's."
+                )
+
+    def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:
+        """A player can't go on past the point where their optional step's requirement fails."""
+        facts = ctx.facts
+        stop = facts.forced_stop
+        if stop is None or decision.point is None or decision.counts is not None:
+            return decision
+        forced = facts.point(stop.position)
+        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
+            return decision
+        ctx.say(
+            self.loop_rule,
+            f"{stop.player} can't perform “{stop.effect}” {forced.describe()}: the requirement fails, so "
+            f"{stop.player} stops sustaining the loop there.",
+            quote=self.loop_quote(),
+        )
+        if decision.deviates != stop.player:
+            ctx.note(
+                f"The procedure would run the loop past {forced.describe()}, where {stop.player} can no longer take "
+                "their step; reading taken: the loop stops there."
+            )
+        return Decision(Result.SHORTCUT, forced, stop.player, stopped_by=StoppedBy.REQUIREMENT)
 
     # --- hooks: the "no special rule" defaults ------------------------------------------------------
 
@@ -382,11 +658,11 @@ class Ruleset:
                 return decision
             reached, state = hit
             ctx.rollback(before)
-            what = ctx.scenario.loop.ends_with or f"{ctx.scenario.loop.ends_when.value} reaches its bound"
+            what = ctx.end_words()
             ctx.say(self.ends_rule or self.loop_rule, f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).", quote=self.loop_quote() if not self.ends_rule else self.ends_rule)
             ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
             self._ends_note(ctx)
-            return Decision(Result.ENDS, counts=reached, end_state=state)
+            return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
         elif decision.point is not None and not decision.point.unbounded:
             if ctx.facts.position(end) > ctx.facts.position(decision.point):
                 return decision
@@ -396,12 +672,12 @@ class Ruleset:
             ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it {decision.point.describe()}.")
         elif decision.deviates:
             ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it later.")
-        return Decision(Result.ENDS, end)
+        return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:
         """Record the loop ending by itself (each ruleset says which of its rules admits that)."""
-        flags = ctx.scenario.loop
-        what = flags.ends_with or f"{flags.ends_when.value} reaches its bound"
+        what = ctx.end_words()
+        self.leaving(ctx, end)
         if end == CutPoint(0, 0):
             ctx.note("The bound already holds before the loop starts; the loop ends at once.")
         if self.ends_rule:
@@ -413,6 +689,21 @@ class Ruleset:
             f"the loop is not endless: it ends by itself {end.describe()} ({what}), before anyone stops it, and is run to completion.",
             quote=self.loop_quote(),
         )
+
+    def leaving(self, ctx: Settlement, end: CutPoint) -> None:
+        """Players who lose during the loop leave the game (CR 800.4a); the game is over for the
+        last one left, and a draw if everyone left loses at once (CR 104.4a)."""
+        facts = ctx.facts
+        gone = facts.eliminations_until(end)
+        if not gone:
+            return
+        for e in gone:
+            where = facts.point(e.position)
+            ctx.note(
+                f"{e.player} loses the game {where.describe()} ({e.effect}) and leaves it: their steps drop out and "
+                "targets skip them (CR 800.4a, “Multiplayer Rules”: the sources applied don't give its number "
+                f"for {self.name}, so it is cited by title)."
+            )
 
     def _ends_note(self, ctx: Settlement) -> None:
         """The reading that lets a loop which ends by itself run to completion, where it is one."""

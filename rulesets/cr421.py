@@ -49,6 +49,13 @@ class Cr2004(Ruleset):
         """Rule 421 restricts nothing; where the scenario raises a question it is silent on, say so."""
         for what in self._silences(ctx):
             ctx.note(f"{self.name} says nothing about {what}; the loop is settled as any other (reading: no restriction).")
+        event = next((s.ends_loop for s in ctx.scenario.steps if s.ends_loop), None)
+        if event is not None:
+            ctx.note(
+                f"{self.name} knows nothing of chance or of loops that may end on an unforeseen event. Reading taken "
+                f"(docs/DOMAIN.md section 6): the loop is shortcut as a deterministic one; it may end sooner if "
+                f"“{event.when}” (ends_early_if)."
+            )
         return None
 
     def _silences(self, ctx: Settlement) -> list[str]:

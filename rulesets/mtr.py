@@ -11,7 +11,7 @@ restarting a loop without a relevant change, and otherwise leaves the CR in forc
 from __future__ import annotations
 
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
-from .outcome import Result
+from .outcome import Result, StoppedBy
 from .scenario import UNBOUNDED
 from .shortcuts import Cr2009Sept
 
@@ -95,6 +95,14 @@ class Mtr2018(Cr2009Sept):
         if any(s.random for s in steps):
             self.mtr(ctx, "Non-deterministic loops", "a loop that relies on probability (here, a random step) is non-deterministic and may not be shortcut; it is played out.")
             return self._repeated_state(ctx)
+        event = next((s.ends_loop for s in steps if s.ends_loop), None)
+        if event is not None:
+            self.mtr(ctx, "Non-deterministic loops", f"whether “{event.when}” happens depends on information no one can predict: the loop is non-deterministic and may not be shortcut; it is played out.")
+            ctx.note(
+                "Reading taken (docs/DOMAIN.md section 6): a loop that may end on a hidden event relies on the same kind of "
+                "unpredictability as one that relies on probability, so MTR 4.4's non-deterministic loops paragraph applies."
+            )
+            return self._repeated_state(ctx)
         if loop.spans_turns:
             if loop.meaningful_change:
                 self.mtr(ctx, "span multiple turns", "a loop may span turns only if the game state is not meaningfully changing; this one changes meaningfully, so it may not be shortcut across turns.")
@@ -119,6 +127,8 @@ class Mtr2018(Cr2009Sept):
         facts = ctx.facts
         if not facts.state_repeats:
             return Decision(Result.NO_SHORTCUT)
+        repeat = facts.first_repeat
+        after = 1 if facts.dynamics is None or repeat is None else max(1, repeat.iterations)
         involved = self.involved(ctx)
         if not involved:
             ctx.note(
@@ -127,16 +137,24 @@ class Mtr2018(Cr2009Sept):
             )
             return Decision(Result.NO_SHORTCUT)
         player = involved[0]
-        point = facts.own_point(player, 1)
+        point = facts.own_point(player, after)
+        if facts.dynamics is not None and repeat is not None:
+            # Format 2: the player's first point to deviate at or after the repeated state.
+            mine = set(facts.choice_steps(player, unless=False))
+            start = facts.position(repeat)
+            point = next(facts.point(p) for p in range(start, start + facts.size + 1) if p % facts.size in mine)
+            after = point.iterations
         own = facts.deviation_point(player)
+        forced = True
         if own is not None and facts.position(own) < facts.position(point):
-            point = own
+            point, forced = own, False
         self.mtr(
             ctx,
             "previous game state",
             f"a player attempting to execute a nondeterministic loop must stop if a previous game state is reached again: "
-            f"nothing the loop tracks changes from one iteration to the next, so the state of the start is reached again "
-            f"after the first iteration, and {ctx.who(player)} must stop there ({point.describe()}).",
+            f"nothing the loop tracks changes from one iteration to the next, so "
+            + (f"the state of the start is reached again after the first iteration" if after == 1 else f"a state is reached again after {_iterations(after)}")
+            + f", and {ctx.who(player)} must stop there ({point.describe()}).",
         )
         ctx.note(
             "Reading taken for MTR 4.4's “must stop if at any point during the process a previous game state (or one "
@@ -146,7 +164,7 @@ class Mtr2018(Cr2009Sept):
             "first iteration”). The values the scenario does not track (the library's order) are taken to be "
             "identical in all relevant ways."
         )
-        return Decision(Result.NO_SHORTCUT, point, player)
+        return Decision(Result.NO_SHORTCUT, point, player, stopped_by=StoppedBy.RULE if forced else None)
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """As in the CR; an "unless" effect falls to CR 729.6, which the MTR does not contradict."""
@@ -313,10 +331,20 @@ class Mtr2018(Cr2009Sept):
             self.mtr(ctx, "sustained by choices", f"the loop is sustained by {stop.player}'s choice; the game moves to the point where {stop.player} makes a different choice.")
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:  # noqa: D102
-        """A choice involving hidden information: a judge may be needed."""
+        """A choice involving hidden information, or a hidden out: a judge may be needed."""
         hidden = [s for s in ctx.scenario.steps if s.hidden]
-        if not hidden or decision.result not in (Result.SHORTCUT, Result.DRAW, Result.ENDS):
+        outs = [b for b in ctx.scenario.breakers if b.hidden]
+        if (not hidden and not outs) or decision.result not in (Result.SHORTCUT, Result.DRAW, Result.ENDS):
             return False
+        if not hidden:
+            if not self.has_choices_paragraph:
+                ctx.note(
+                    f"{outs[0].by}'s way to break the loop is hidden information; this text of MTR 4.4 has no sentence about "
+                    "hidden information (the later choices paragraph has), so no judge is called for."
+                )
+                return False
+            self.mtr(ctx, "hidden information", f"{outs[0].by}'s way out (“{outs[0].does}”) is hidden information: a judge may be needed to determine whether any choice is available that will not continue the loop.")
+            return True
         if not self.has_choices_paragraph:
             ctx.note("This text of MTR 4.4 says nothing about choices involving hidden information; no judge is called for.")
             return False

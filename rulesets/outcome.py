@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Union
 
+from .bignum import Huge
 from .scenario import UNBOUNDED, Count, Value
 
 
@@ -53,8 +54,61 @@ class StoppedBy(enum.Enum):
     RULE = "rule"
     """A rule forced it (a fragmented loop, the MTR repeated state, a chooser inside a resolution)."""
 
-# The fields of an outcome that take part in a comparison, in report order.
-COMPARED_FIELDS = ("result", "iterations", "steps", "deviates", "last_action", "state", "judge")
+
+
+@dataclass(frozen=True)
+class OutcomeField:
+    """One field of an outcome, defined once: JSON order, comparisons, report rows and
+    ``[expect]`` keys all derive from :data:`OUTCOME_FIELDS`.
+
+    ``compared``: it counts in ``differences`` and has a row in reports.  ``expectable``: a
+    scenario's ``[expect]`` table may pin it.  ``since_format``: the scenario format that
+    introduced it (an ``[expect]`` key of format 2 needs ``format = 2``).  ``hide_neutral``:
+    a report shows its row only when some outcome gives a value other than ``neutral`` (the
+    value every format 1 loop gives).
+    """
+
+    name: str
+    label: str
+    compared: bool = True
+    expectable: bool = True
+    since_format: int = 1
+    hide_neutral: bool = False
+    neutral: object = None
+
+
+#: Every outcome field, in docs/FORMAT.md's JSON order (format 1's fields, then format 2's).
+OUTCOME_FIELDS: tuple[OutcomeField, ...] = (
+    OutcomeField("result", "Result"),
+    OutcomeField("iterations", "Iterations"),
+    OutcomeField("steps", "Steps into the next iteration"),
+    OutcomeField("deviates", "Deviates"),
+    OutcomeField("last_action", "Last action (the last word)"),
+    OutcomeField("state", "State"),
+    OutcomeField("judge", "Judge may be needed"),
+    OutcomeField("rules", "Rules applied", compared=False),
+    OutcomeField("notes", "Notes", compared=False, expectable=False),
+    OutcomeField("transcript", "Transcript", compared=False, expectable=False),
+    OutcomeField("ended_by", "Ended by", since_format=2, hide_neutral=True),
+    OutcomeField("eliminated", "Eliminated", since_format=2, hide_neutral=True, neutral=[]),
+    # stopped_by has a value for format 1 loops too, so its row is always shown.
+    OutcomeField("stopped_by", "Stopped by", since_format=2),
+    OutcomeField("ends_early_if", "Ends early if", since_format=2, hide_neutral=True),
+    OutcomeField("expected_iterations", "Expected iterations", since_format=2, hide_neutral=True),
+)
+
+FIELDS_BY_NAME = {f.name: f for f in OUTCOME_FIELDS}
+
+#: The fields of an outcome that take part in a comparison, in report order.
+COMPARED_FIELDS = tuple(f.name for f in OUTCOME_FIELDS if f.compared)
+
+#: The keys an ``[expect.RULESET]`` table may use, by the format that introduced them.
+EXPECT_KEYS = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable)
+EXPECT_KEYS_FORMAT_1 = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable and f.since_format == 1)
+EXPECT_KEYS_FORMAT_2 = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable and f.since_format == 2)
+
+#: Report labels, by field name.
+FIELD_LABELS = {f.name: f.label for f in OUTCOME_FIELDS}
 
 
 @dataclass(frozen=True)
@@ -91,37 +145,51 @@ class Outcome:
     """With a ``chance`` on that event: the expected number of iterations at the stop."""
 
     def value(self, name: str):
-        """A compared field's value in plain data (``state.NAME`` for one state value).
+        """A compared field's value in plain data (``state.NAME`` for one state value,
+        ``state.NAME.PLAYER`` for one player's entry of a per-player value).
 
-        Unbounded counts and values come out as the string ``"unbounded"``; mappings as dicts.
+        Unbounded counts and values come out as the string ``"unbounded"``; mappings as dicts;
+        huge values as their exact expression; fractions as ``"a/b"``.
         """
         if name.startswith("state."):
-            return plain(self.state.get(name[len("state.") :]))
-        raw = getattr(self, name)
-        if isinstance(raw, Result):
-            return raw.value
-        return plain(raw)
+            rest = name[len("state.") :]
+            if rest in self.state:
+                return plain(self.state[rest])
+            value_name, _, player = rest.partition(".")
+            entry = self.state.get(value_name)
+            if isinstance(entry, Mapping):
+                return plain(entry.get(player))
+            return None
+        return plain(getattr(self, name))
 
     def to_json(self) -> dict:
-        """docs/FORMAT.md's outcome object, keys in the documented order."""
-        return {
-            "result": self.result.value,
-            "iterations": plain(self.iterations),
-            "steps": self.steps,
-            "deviates": self.deviates,
-            "last_action": self.last_action,
-            "state": {k: plain(self.state[k]) for k in sorted(self.state)},
-            "judge": self.judge,
-            "rules": list(self.rules),
-            "notes": list(self.notes),
-            "transcript": list(self.transcript),
-        }
+        """docs/FORMAT.md's outcome object, keys in the documented order (:data:`OUTCOME_FIELDS`)."""
+        out = {}
+        for f in OUTCOME_FIELDS:
+            if f.name == "state":
+                out["state"] = {k: plain(self.state[k]) for k in sorted(self.state)}
+            else:
+                out[f.name] = plain(getattr(self, f.name))
+        return out
 
 
 def plain(value):
-    """Turn counts and values into JSON-ready data: UNBOUNDED becomes ``"unbounded"``."""
+    """Turn counts and values into JSON-ready data: UNBOUNDED becomes ``"unbounded"``, a huge
+    value its exact expression, a fraction ``"a/b"`` (or ``"a"``), enums their value, mappings
+    dicts (in their own order), tuples lists."""
     if value is UNBOUNDED:
         return "unbounded"
-    if isinstance(value, dict):
+    if isinstance(value, (Result, StoppedBy)):
+        return value.value
+    if isinstance(value, Huge):
+        return value.plain()
+    if isinstance(value, Fraction):
+        return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+    if isinstance(value, Elimination):
+        return value.to_json()
+    if isinstance(value, Mapping):
         return {k: plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
     return value
+

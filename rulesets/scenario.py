@@ -342,6 +342,13 @@ class LoopFacts:
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
         self.size = len(scenario.steps)
+        # Format 2's meanings (growth, floors, targets, requirements, several ends, players
+        # leaving) are settled by the phase-by-phase engine; format 1 keeps its own closed form.
+        self.dynamics = None
+        if scenario.format >= 2:
+            from .dynamics import Dynamics
+
+            self.dynamics = Dynamics(scenario)
         order = scenario.players
         start = order.index(scenario.active)
         self.turn_order: tuple[str, ...] = order[start:] + order[:start]
@@ -368,8 +375,38 @@ class LoopFacts:
 
     @cached_property
     def optional_controllers(self) -> tuple[str, ...]:
-        """Players who control at least one optional step, in turn order from the active player."""
-        return self.in_turn_order(s.by for s in self.scenario.steps if s.optional)
+        """Players who control at least one optional step, in turn order from the active player.
+
+        In a format 2 file (docs/FORMAT.md "Format 2", item 7) these are the players with a point to
+        deviate in an iteration other than an "unless": an optional step that sustains the loop
+        (a side benefit, ``sustains = false``, doesn't), or a ``choice = true`` step (inside one
+        resolution an optional step counts as a choice).
+        """
+        return self.in_turn_order(s.by for s in self.scenario.steps if self.sustaining(s))
+
+    def sustaining(self, step: Step) -> bool:
+        """True when declining ``step`` (or choosing otherwise there) stops the loop: an optional
+        step, and in format 2 not a side benefit; or, in format 2, a choice in a mandatory step."""
+        if self.scenario.format < 2:
+            return step.optional
+        if step.optional:
+            return step.sustains
+        return step.choice
+
+    def points_to_deviate(self, player: str) -> tuple[int, ...]:
+        """FORMAT item 7: the steps of an iteration where ``player`` could deviate (their
+        sustaining optional steps, their choices, the "unless" costs they could pay)."""
+        return self.choice_steps(player)
+
+    def turn_at(self, point: CutPoint) -> str:
+        """Whose turn it is at a cut point: the ``turn`` of the step about to be performed
+        (the previous step's when not given; the first: the active player), FORMAT item 12."""
+        current = self.scenario.active
+        turns = []
+        for step in self.scenario.steps:
+            current = step.turn or current
+            turns.append(current)
+        return turns[point.steps] if self.size else current
 
     @cached_property
     def unless_payers(self) -> tuple[str, ...]:
@@ -384,7 +421,7 @@ class LoopFacts:
         return tuple(
             i
             for i, s in enumerate(self.scenario.steps)
-            if (s.optional and s.by == player) or (unless and s.unless and s.unless.by == player)
+            if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.by == player)
         )
 
     def choice_points(self, player: str) -> tuple[int, ...]:
@@ -412,13 +449,53 @@ class LoopFacts:
         return steps[0] if steps else None
 
     def deviation_point(self, player: str) -> CutPoint | None:
-        """docs/FORMAT.md's deviation point for the player's intent; None for "never"."""
+        """docs/FORMAT.md's deviation point for the player's intent; None for "never".
+
+        In format 2 a player whose optional step's ``requires`` fails stops there, as if that
+        were their intent, when it comes before the point they meant (FORMAT item 8).
+        """
         intent = self.scenario.intent(player)
-        if intent.never:
+        meant = None
+        if not intent.never and intent.after is not None:
+            if intent.step is not None:
+                meant = CutPoint(intent.after, intent.step)
+            else:
+                meant = CutPoint(intent.after, self.first_choice(player) or 0)
+        forced = self.forced_point(player)
+        if forced is not None and (meant is None or self.position(forced) < self.position(meant)):
+            return forced
+        return meant
+
+    def forced_point(self, player: str) -> CutPoint | None:
+        """Where ``player`` must stop because their optional step's requirement fails, if anywhere."""
+        stop = self.forced_stop
+        if stop is None or stop.player != player:
             return None
-        if intent.step is not None:
-            return CutPoint(intent.after, intent.step)
-        return CutPoint(intent.after, self.first_choice(player) or 0)
+        return self.point(stop.position)
+
+    @cached_property
+    def forced_stop(self):
+        """The first optional step, left alone, whose ``requires`` fails (a dynamics Event), or None."""
+        if self.dynamics is None:
+            return None
+        stop = self.dynamics.natural.stop
+        return stop if stop is not None and stop.kind == "forced" else None
+
+    @cached_property
+    def stop_event(self):
+        """How the loop, left alone, stops by itself (a dynamics Event), or None (format 2)."""
+        if self.dynamics is None:
+            return None
+        stop = self.dynamics.natural.stop
+        return stop if stop is not None and stop.kind not in ("forced", "goal") else None
+
+    def eliminations_until(self, point: CutPoint | None):
+        """Players who left the game at or before a cut point (format 2), in order."""
+        if self.dynamics is None or point is None:
+            return []
+        if point.unbounded:
+            return self.dynamics.eliminations_until(UNBOUNDED)
+        return self.dynamics.eliminations_until(self.position(point))
 
     def own_point(self, player: str, number: Count) -> CutPoint:
         """Where ``player`` deviates after ``number`` iterations (their first choice point)."""
@@ -462,10 +539,14 @@ class LoopFacts:
 
     def value_at(self, name: str, point: CutPoint) -> Value:
         """The value of ``name`` at a cut point, in closed form."""
+        if self.dynamics is not None:
+            return self.dynamics.state_at(point)[name]
         return self._prefix[name][point.steps].apply(self._iterated(name, point.iterations))
 
     def state_at(self, point: CutPoint) -> dict[str, Value]:
         """Every tracked value at a cut point."""
+        if self.dynamics is not None:
+            return self.dynamics.state_at(point)
         return {name: self.value_at(name, point) for name in self.scenario.state}
 
     @cached_property
@@ -480,7 +561,10 @@ class LoopFacts:
 
     @cached_property
     def state_repeats(self) -> bool:
-        """True when every tracked integer's net change per iteration is zero (docs/DOMAIN.md section 3)."""
+        """True when every tracked integer's net change per iteration is zero (docs/DOMAIN.md section 3);
+        in format 2, when the state ever repeats (FORMAT item 9)."""
+        if self.dynamics is not None:
+            return self.first_repeat is not None
         return not any(self.net_changes.values())
 
     @cached_property
@@ -489,8 +573,10 @@ class LoopFacts:
 
         The state repeats iff every integer's net change per iteration is zero; each value is
         then periodic from the first iteration on, so the first repeat is at the second or third
-        visit of some point of the loop (docs/DOMAIN.md section 3).
+        visit of some point of the loop (docs/DOMAIN.md section 3).  Format 2: FORMAT item 9.
         """
+        if self.dynamics is not None:
+            return self.dynamics.first_repeat
         if not self.state_repeats:
             return None
         for k in range(self.size):
@@ -500,7 +586,14 @@ class LoopFacts:
 
     @cached_property
     def end(self) -> CutPoint | None:
-        """The first point at which ``ends_when`` holds, or None if it never does."""
+        """The first point at which ``ends_when`` holds, or None if it never does (format 2:
+        where the loop, left alone, ends by itself: an end, the last player left, a draw by
+        everyone losing at once, a mandatory step's failed requirement)."""
+        if self.dynamics is not None:
+            stop = self.stop_event
+            if stop is None:
+                return None
+            return self.point(stop.position)
         ends = self.scenario.loop.ends_when
         if ends is None:
             return None

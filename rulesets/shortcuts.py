@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import ClassVar
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
-from .outcome import Result
+from .outcome import Result, StoppedBy
 from .scenario import Count, CutPoint
 
 
@@ -124,6 +124,14 @@ class Cr2009(Ruleset):
         """Who must stop a fragmented loop; None where this text does not say (713.3, 2009-07-11)."""
         if set(involved) != set(ctx.scenario.players):
             return None
+        return self.active_at_repeat(ctx)
+
+    def active_at_repeat(self, ctx: Settlement) -> str:
+        """"The active player" where the state repeats: the turn of that step when steps say
+        whose turn they happen in (FORMAT item 12), else the active player."""
+        repeat = ctx.facts.first_repeat
+        if repeat is not None and any(s.turn for s in ctx.scenario.steps):
+            return ctx.facts.turn_at(repeat)
         return ctx.scenario.active
 
     def rule(self, part: str) -> str:
@@ -138,6 +146,18 @@ class Cr2009(Ruleset):
         loop = ctx.scenario.loop
         if any(s.conditional for s in steps):
             ctx.say(self.rule("2a"), "a shortcut can't include conditional actions, where the outcome of a game event determines the next action: this loop must be played out.")
+            return Decision(Result.NO_SHORTCUT)
+        event = next((s.ends_loop for s in steps if s.ends_loop), None)
+        if event is not None:
+            ctx.say(
+                self.rule("2a"),
+                f"a shortcut is built from the predictable results of the actions and can't include conditional actions; whether "
+                f"“{event.when}” happens is not predictable, so this loop must be played out.",
+            )
+            ctx.note(
+                f"Reading taken (docs/DOMAIN.md section 6): an event that may end the loop at some iteration makes each further "
+                f"action depend on whether it happened, which {self.number}.2a does not allow in a shortcut."
+            )
             return Decision(Result.NO_SHORTCUT)
         if any(s.random for s in steps):
             ctx.note(
@@ -269,7 +289,7 @@ class Cr2009(Ruleset):
             if not ctx.scenario.state:
                 ctx.note("No state values are tracked, so the game state is taken to repeat every iteration.")
             forced = self._forced_point(ctx, involved, proposer, repeat)
-            who = "the active player" if proposer == ctx.scenario.active else "the first player in turn order who is involved"
+            who = "the active player" if proposer == self.active_at_repeat(ctx) else "the first player in turn order who is involved"
             if own.unbounded or facts.position(forced) <= facts.position(own):
                 end = forced
                 if forced != repeat:
@@ -278,7 +298,7 @@ class Cr2009(Ruleset):
                         f"point where the state repeats ({repeat.describe()}). Reading taken: they deviate at their next "
                         f"choice, {forced.describe()}."
                     )
-                if ctx.scenario.loop.spans_turns:
+                if ctx.scenario.loop.spans_turns and not any(s.turn for s in ctx.scenario.steps):
                     ctx.note(
                         f"Across turns \u201cthe active player\u201d of {self.number}.3 changes from turn to turn. Reading taken: the "
                         "active player when the loop began."
@@ -294,9 +314,12 @@ class Cr2009(Ruleset):
                     f"the game state would repeat {repeat.describe()}, but {proposer}, {who}, stops sooner of their own accord.",
                 )
         decision = self._propose(ctx, proposer, end, involved)
-        if per_player:
-            return Decision(decision.result, decision.point, decision.deviates, per_player=tuple(per_player))
-        return decision
+        forced_by_rule = repeat is not None and end != own and decision.deviates == proposer and decision.point == end
+        stopped_by = StoppedBy.RULE if forced_by_rule else None
+        return Decision(
+            decision.result, decision.point, decision.deviates,
+            per_player=tuple(per_player) if per_player else None, stopped_by=stopped_by,
+        )
 
     def first_repeat(self, ctx: Settlement) -> CutPoint | None:
         """Where the game state first repeats (729.3), if it does."""
@@ -354,7 +377,12 @@ class Cr2009Sept(Cr2009):
 
     def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
         """The active player, or the first involved player in turn order."""
-        return involved[0]
+        active = self.active_at_repeat(ctx)
+        if active in involved:
+            return active
+        order = ctx.scenario.players
+        start = order.index(active)
+        return next(p for p in order[start:] + order[:start] if p in involved)
 
 
 class Cr2024(Cr2009Sept):

@@ -516,3 +516,128 @@ class _Run:
             and out["result"] in ("shortcut", "draw", "ends")
         )
         return out
+
+
+# --- format 2: the loop's values, played one application at a time ----------------------------------
+#
+# The closed form (rulesets/dynamics.py) jumps over whole phases; this plays every application of
+# every step from the start, literally as FORMAT.md "Format 2" items 2-6 describe it: requires,
+# then mul, add, set, then clamp, then every end in file order; players who lose leave (their
+# steps drop out, targets skip them, ends naming them drop out); the last player left, everyone
+# at once (a draw), or no step left stops the loop.  It shares only the data model.
+
+
+def play_format2(scenario: Scenario, limit: int) -> dict[str, Any]:
+    """Play ``limit`` steps (or until the loop stops): the stop, who left where, the state."""
+    steps = scenario.steps
+    size = len(steps)
+    values: dict = {}
+    for name, start in scenario.state.items():
+        if isinstance(start, dict) or hasattr(start, "items"):
+            for p, v in start.items():
+                values[(name, p)] = v
+        else:
+            values[name] = start
+    per_player = {n for n, v in scenario.state.items() if hasattr(v, "items")}
+    present = list(scenario.players)
+    pointers: dict[int, str] = {}
+    left: list[tuple[str, int]] = []
+    turn, turns = scenario.active, []
+    for st in steps:
+        turn = st.turn or turn
+        turns.append(turn)
+
+    def state():
+        out = {}
+        for name, start in scenario.state.items():
+            out[name] = {p: values[(name, p)] for p in start} if name in per_player else values[name]
+        return out
+
+    def stop(kind, position, effect=""):
+        return {"stop": kind, "position": position, "effect": effect, "eliminated": list(left), "state": state()}
+
+    for position in range(limit):
+        j = position % size
+        st = steps[j]
+        for _ in range(st.times):
+            if st.by not in present:
+                break
+            failed = [n for n, need in st.requires.items() if values[n] < need]
+            if failed:
+                if st.optional and not st.sustains:
+                    continue
+                return stop("forced" if st.optional else "requirement", position, f"requires {failed[0]} >= {st.requires[failed[0]]:,}: {st.does}")
+            targets: list[str] = []
+            if st.target is not None:
+                among = [p for p in st.target.among if p in present]
+                if among:
+                    if st.target.order == "each":
+                        targets = among
+                    elif st.target.order == "fixed":
+                        targets = among[:1]
+                    else:
+                        last = pointers.get(j)
+                        if last is None:
+                            pick = among[0]
+                        else:
+                            ring = list(st.target.among)
+                            i = ring.index(last)
+                            pick = next(ring[(i + d) % len(ring)] for d in range(1, len(ring) + 1) if ring[(i + d) % len(ring)] in present)
+                        pointers[j] = pick
+                        targets = [pick]
+            touched = []
+            for name in set(st.mul) | set(st.add) | set(st.set):
+                comps = [(name, p) for p in targets] if name in per_player else [name]
+                for c in comps:
+                    x = values[c]
+                    if name in st.mul:
+                        x = x * st.mul[name]
+                    if name in st.add:
+                        x = x + st.add[name]
+                    if name in st.set:
+                        x = st.set[name]
+                    lim = scenario.limits.get(name) if not isinstance(c, tuple) else None
+                    if lim is not None:
+                        if lim.min is not None and x < lim.min:
+                            x = lim.min
+                        if lim.max is not None and x > lim.max:
+                            x = lim.max
+                    values[c] = x
+                    touched.append(c)
+            losers: list[tuple[str, str]] = []
+            ended = None
+            for end in scenario.end_conditions:
+                if end.loses is not None and end.loses not in present:
+                    continue
+                comps = [(end.value, p) for p in present] if end.value in per_player else [end.value]
+                for c in comps:
+                    if c not in touched:
+                        continue
+                    v = values[c]
+                    if not (v <= end.bound if end.at_most else v >= end.bound):
+                        continue
+                    if end.loses_each:
+                        losers.append((c[1], end.effect))
+                    elif end.loses is not None:
+                        losers.append((end.loses, end.effect))
+                    elif ended is None:
+                        ended = end.effect
+            if losers:
+                order = list(scenario.players)
+                i = order.index(turns[j])
+                order = order[i:] + order[:i]
+                gone = {p: e for p, e in reversed(losers)}
+                for p in order:
+                    if p in gone and p in present:
+                        left.append((p, position + 1))
+                present[:] = [p for p in present if p not in gone]
+                effect = gone[left[-1][0]] if left and left[-1][0] in gone else ""
+                if not present:
+                    return stop("draw", position + 1, effect)
+                if len(present) == 1:
+                    return stop("gameover", position + 1, effect)
+                if ended is None and not any(s.by in present for s in steps):
+                    return stop("nosteps", position + 1, effect)
+            if ended is not None:
+                return stop("end", position + 1, ended)
+    return {"stop": None, "position": limit, "effect": "", "eliminated": list(left), "state": state()}

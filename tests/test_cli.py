@@ -20,7 +20,8 @@ ACCEPTANCE = SHARED / "spec" / "acceptance"
 LIBRARY = Path(__file__).resolve().parent.parent / "comparator" / "library"
 KEYS = ["cr-2004", "cr-2008", "cr-2024", "mtr-current"]
 GOOGOL = 10**100
-OUTCOME_KEYS = ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript"]
+OUTCOME_KEYS = ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript",
+                "ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"]
 
 GOOD = """\
 title = "Gain and lose flying"
@@ -150,7 +151,7 @@ def test_json_differences_list_compared_fields_only():
     outcomes = comparison["outcomes"].values()
     # the rulesets cite different rules, which never counts as a difference
     assert len({tuple(o["rules"]) for o in outcomes}) > 1
-    assert comparison["differences"] == ["iterations", "steps", "deviates", "last_action", "state.flying"]
+    assert comparison["differences"] == ["iterations", "steps", "deviates", "last_action", "state.flying", "stopped_by"]
     assert not {"rules", "notes", "transcript"} & set(comparison["differences"])
 
 
@@ -429,7 +430,7 @@ def test_gallery_writes_every_format_and_the_index_then_checks(tmp_path):
     result = run("gallery", "--dir", str(folder))
     assert_clean_exit(result, 0)
     names = library.names()
-    expected = {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")} | {"index.md", "index.html", "timelines", "atlas.md", "atlas.html", "atlas.json"}
+    expected = {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")} | {"index.md", "index.html", "timelines", "atlas.md", "atlas.html", "atlas.json", "history.md", "history.html", "history.json"}
     assert {p.name for p in folder.iterdir()} == expected
     assert {p.name for p in (folder / "timelines").iterdir()} == {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")}
     _assert_self_contained((folder / "index.html").read_text(encoding="utf-8"))

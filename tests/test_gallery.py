@@ -125,7 +125,8 @@ def test_json_reports_follow_the_format():
     assert doc["format"] == "loopcompare/1"
     outcome = doc["comparisons"][0]["outcomes"]["cr-2004"]
     assert outcome["iterations"] == 10**100
-    assert list(outcome) == ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript"]
+    assert list(outcome) == ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript",
+                            "ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"]
 
 
 def test_index_links_every_scenario():

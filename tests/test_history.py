@@ -448,7 +448,7 @@ def test_timeline_json():
     assert (last["from"], last["to"]) == ("2009-07-11", None)
     assert last["rulesets"] == ["cr-2009", "cr-2009-09", "cr-2024"]
     assert last["outcome"]["iterations"] == 1
-    assert last["changed"] == ["iterations", "steps", "deviates", "last_action", "state.flying"]
+    assert last["changed"] == ["iterations", "steps", "deviates", "last_action", "state.flying", "stopped_by"]
     assert "2009-07-11" in last["cause"]
     assert [p["rulesets"] for p in mtr["periods"]] == [["mtr-2018", "mtr-current"]]
 

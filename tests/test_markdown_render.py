@@ -35,7 +35,7 @@ from loopcompare.rulesets.registry import BUILTIN
 ROOT = Path(__file__).resolve().parent.parent
 REPORTS = ROOT / "reports"
 MARKDOWN_FILES = sorted(REPORTS.rglob("*.md"))
-TWINS = sorted(p for p in REPORTS.glob("*.json") if p.stem != "atlas")
+TWINS = sorted(p for p in REPORTS.glob("*.json") if p.stem not in ("atlas", "history"))
 
 DIFFERS = "\u2260"
 DASH = "\u2014"
@@ -53,7 +53,14 @@ LABELS = {
     "last_action": "Last action (the last word)",
     "judge": "Judge may be needed",
     "rules": "Rules applied",
+    "ended_by": "Ended by",
+    "eliminated": "Eliminated",
+    "stopped_by": "Stopped by",
+    "ends_early_if": "Ends early if",
+    "expected_iterations": "Expected iterations",
 }
+#: Format 2's fields have a row only when some ruleset gives a value other than this one.
+NEUTRAL = {"ended_by": None, "eliminated": [], "ends_early_if": None, "expected_iterations": None}
 FIXED_STRONG = {
     DIFFERS,
     "Players, in turn order:",
@@ -65,7 +72,7 @@ FIXED_STRONG = {
     "Sources:",
     "Where the texts are silent or ambiguous:",
 } | {f"{DIFFERS} {label}" for label in LABELS.values()}
-RULE_KEY = re.compile(r"(?:CR |MTR )?\d+(?:\.\d+[a-z]?)?(?: \u00b6\d+)?")
+RULE_KEY = re.compile(r"(?:CR |MTR )?\d+(?:\.\d+[a-z]?)?(?: \u00b6\d+)?|G\.21(?:\.[A-Za-z0-9]+)*")
 FIXED_EM = {"Scenario:", "Source:", "Tags:", "The loop rule's numbers:"}
 DOCUMENT_LINE = re.compile(r"[A-Z][^*]*, text of [^*]*\.")
 
@@ -304,7 +311,7 @@ def test_headings_nest_under_one_h1(path):
 @pytest.mark.parametrize("path", MARKDOWN_FILES, ids=_id)
 def test_only_the_renderers_markup(path):
     tokens = parse(path.read_text(encoding="utf-8"))
-    assert markup_problems(tokens, links=path.name in ("index.md", "atlas.md")) == []
+    assert markup_problems(tokens, links=path.name in ("index.md", "atlas.md", "history.md")) == []
 
 
 @pytest.mark.parametrize("path", MARKDOWN_FILES, ids=_id)
@@ -351,13 +358,23 @@ def expected_rows(comparison: dict) -> list[tuple[str, str, list[str]]]:
     """(field, label, cells) of the outcome table the JSON comparison calls for."""
     keys = [r["key"] for r in comparison["rulesets"]]
     outcomes = comparison["outcomes"]
-    state = sorted(outcomes[keys[0]]["state"])
-    fields = ["result", "iterations", "steps", "deviates", "last_action"] + [f"state.{k}" for k in state] + ["judge", "rules"]
+    state = outcomes[keys[0]]["state"]
+    names = []
+    for k in sorted(state):
+        names += [f"{k}.{p}" for p in sorted(state[k])] if isinstance(state[k], dict) else [k]
+    extra = ["ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"]
+    extra = [f for f in extra if f not in NEUTRAL or any(outcomes[k][f] != NEUTRAL[f] for k in keys)]
+    fields = ["result", "iterations", "steps", "deviates", "last_action"] + [f"state.{k}" for k in names] + ["judge"] + extra + ["rules"]
     rows = []
     for f in fields:
         if f.startswith("state."):
             label = f"State: {f[6:]}"
-            cells = [display(outcomes[k]["state"].get(f[6:])) for k in keys]
+            name, _, player = f[6:].partition(".")
+            value = outcomes[keys[0]]["state"].get(name)
+            cells = [
+                display(outcomes[k]["state"].get(name) if not player else (outcomes[k]["state"].get(name) or {}).get(player))
+                for k in keys
+            ]
         else:
             label = LABELS[f]
             cells = [display(outcomes[k][f]) for k in keys]

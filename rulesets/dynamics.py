@@ -1,0 +1,718 @@
+"""Format 2's closed form: how the loop's values move, when it ends, who leaves, what repeats.
+
+Every value the loop tracks is a *component*: a plain value (``tokens``) or one player's entry of
+a per-player value (``("life", "Bob")``).  Each application of a step changes each component by
+an affine map ``x -> m*x + a`` (an assignment is ``m = 0``), and the components never read one
+another: what couples them are the *guards* checked along the way (a requirement, a floor or
+ceiling that starts or stops binding, an ``[[end]]`` bound, a goal) and the players who leave.
+
+The engine runs the loop in *blocks*: a block is a whole number of rotation cycles (one cycle:
+the iterations after which every rotating target is back where it started; one iteration when
+nothing rotates).  It plays one block application by application, recording every guard's
+outcome, so that each component's map over the block is one affine map ``F`` and its value at
+any guard of block ``s`` is ``Q(F^s(x0))``: a monotone sequence in ``s`` (every multiplier is
+>= 0).  The first block in which any guard's outcome would differ is then found by integer
+arithmetic (a division for sums, an exact integer logarithm for products), and the loop jumps
+there in closed form.  The block where something changes is played out, and the next *phase*
+starts (docs/FORMAT.md "Format 2", item 3).  An elimination changes who is in the game and so starts
+a new phase too.  The number of phases is bounded by the players, values and guards, never by
+the number of iterations; where a guard flips back and forth periodically (a side benefit that
+can be paid every other iteration), the block is lengthened to a multiple of that period.
+
+Values too large to write (more than 1,000 digits) are kept as exact expressions
+(:class:`~loopcompare.rulesets.bignum.Huge`), never computed.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from typing import Iterable, Mapping, Union
+
+from .bignum import Huge, TooLarge, compare, power_value
+from .scenario import UNBOUNDED, CutPoint, End, Goal, Scenario, Step
+
+Component = Union[str, tuple[str, str]]
+"""A plain value's name, or (name, player) for one player's entry of a per-player value."""
+
+#: Applications the engine may play one by one in a single run before giving up (see TooLarge).
+PLAY_BUDGET = 400_000
+#: Block lengths tried, in rotation cycles, when guards flip back and forth.
+_BLOCK_LENGTHS = (1, 2, 6, 12, 60, 420, 840, 2520)
+
+
+class EngineLimit(TooLarge):
+    """The loop is outside what the closed form handles (the message says why)."""
+
+
+# --- affine maps -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Affine:
+    """``x -> m*x + a``; ``m = 0`` is an assignment (of an integer or a boolean)."""
+
+    m: int = 1
+    a: Union[int, bool] = 0
+
+    @property
+    def identity(self) -> bool:
+        return self.m == 1 and self.a == 0 and not isinstance(self.a, bool)
+
+    def then(self, other: "Affine") -> "Affine":
+        """This map followed by ``other``."""
+        if other.m == 0:
+            return other
+        if other.identity:
+            return self
+        if self.m == 0:
+            return Affine(0, other.apply(self.a))
+        return Affine(self.m * other.m, other.m * self.a + other.a)
+
+    def apply(self, x):
+        """The map's value at ``x`` (an int, a bool, a :class:`Huge` or UNBOUNDED)."""
+        if self.m == 0:
+            return self.a
+        if self.identity or x is UNBOUNDED or isinstance(x, bool):
+            return x
+        if isinstance(x, Huge):
+            return x.scale(self.m, self.a)
+        return self.m * x + self.a
+
+
+IDENTITY = Affine()
+
+
+def power(f: Affine, s: int, x):
+    """``f`` applied ``s`` times to ``x``, in closed form (exact; huge values as expressions)."""
+    if s == 0 or f.identity:
+        return x
+    if f.m == 0:
+        return f.a
+    if x is UNBOUNDED or isinstance(x, bool):
+        return x
+    if f.m == 1:
+        if isinstance(x, Huge):
+            return x.scale(1, s * f.a)
+        return x + s * f.a
+    m, a = f.m, f.a
+    # f^s(x) = m^s * (x - p) + p with the fixed point p = -a / (m - 1).
+    if isinstance(x, Huge):
+        if Fraction(x.d, x.k) != Fraction(-a, m - 1):
+            raise EngineLimit("a huge value multiplied by a map with another fixed point can't be written exactly")
+        root = x.base
+        j = _log_exact(m, root)
+        if j is None:
+            raise EngineLimit("a huge value multiplied by another base can't be written as one power")
+        return power_value(x.c * (m - 1), root, x.exponent + j * s, -a * x.k, x.k * (m - 1))
+    return power_value((m - 1) * x + a, m, s, -a, m - 1)
+
+
+def _log_exact(m: int, root: int) -> int | None:
+    j, v = 0, 1
+    while v < m:
+        v *= root
+        j += 1
+    return j if v == m else None
+
+
+def holds(value, bound: int, at_most: bool) -> bool:
+    """``value <= bound`` (at_most) or ``value >= bound``; huge values compare by sign."""
+    if value is UNBOUNDED or isinstance(value, bool):
+        return False
+    c = compare(value, bound)
+    return c <= 0 if at_most else c >= 0
+
+
+def first_block(x0, f: Affine, q: Affine, bound: int, at_most: bool, start: int = 1) -> int | None:
+    """The smallest ``s >= start`` with ``q(f^s(x0))`` <= or >= ``bound``; None if there is none.
+
+    ``f`` and ``q`` have multipliers >= 0, so the sequence is monotone from ``s = 1`` on (from
+    ``s = 0`` when ``f`` is not an assignment): a division for sums, an exact integer logarithm
+    (exponential then binary search on ``s``, never a walk) for products.
+    """
+    if start == 0:
+        if holds(q.apply(x0), bound, at_most):
+            return 0
+        start = 1
+    if q.m == 0:
+        return start if holds(q.a, bound, at_most) else None
+    # q(y) <= bound  <=>  y <= floor((bound - q.a) / q.m);  q(y) >= bound  <=>  y >= ceil(...)
+    if at_most:
+        yb = (bound - q.a) // q.m
+    else:
+        yb = -((q.a - bound) // q.m)
+
+    def ok(y) -> bool:
+        return holds(y, yb, at_most)
+
+    m, a = f.m, f.a
+    if m == 0 or f.identity:
+        return start if ok(power(f, start, x0)) else None
+    y_start = power(f, start, x0)
+    if ok(y_start):
+        return start
+    if m == 1:
+        toward = (a < 0) if at_most else (a > 0)
+        if not toward:
+            return None
+        if isinstance(y_start, Huge):
+            raise EngineLimit("a huge value would take an astronomical number of iterations to come back down")
+        gap = (y_start - yb) if at_most else (yb - y_start)
+        return start + -(-gap // abs(a))
+    # m >= 2: moves away from the fixed point p = -a/(m-1), geometrically.
+    p = Fraction(-a, m - 1)
+    if isinstance(y_start, Huge):
+        up = y_start.sign > 0
+    else:
+        if y_start == p:
+            return None
+        up = y_start > p
+    if up == at_most:
+        return None
+    hi = 1
+    while not ok(power(f, start + hi, x0)):
+        hi *= 2
+        if hi > 1 << 20:
+            raise EngineLimit("a bound too far to reach")
+    lo = hi // 2  # ok fails at start + lo (lo = 0: y_start)
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if ok(power(f, start + mid, x0)):
+            hi = mid
+        else:
+            lo = mid
+    return start + hi
+
+
+# --- the compiled loop -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happens to the loop at a position (steps performed, as cut points count).
+
+    ``kind``: ``"end"`` (an ``[[end]]`` ended it), ``"gameover"`` (one player is left),
+    ``"draw"`` (every remaining player lost at once, CR 104.4a), ``"nosteps"`` (every step
+    dropped out with its controller), ``"requirement"`` (a mandatory step's ``requires``
+    failed: the loop ends), ``"forced"`` (an optional step's ``requires`` failed: its
+    controller stops), ``"goal"`` (a goal was reached at an iteration's end),
+    ``"elimination"`` (a player left; the loop goes on).
+    """
+
+    kind: str
+    position: int
+    effect: str = ""
+    player: str | None = None
+    step: int | None = None
+    application: int = 0
+    times: int = 1
+    state: Mapping | None = None
+
+
+@dataclass(frozen=True)
+class Elimination:
+    """A player who left, and where (the position right after the step that made them lose)."""
+
+    player: str
+    position: int
+    effect: str
+
+
+@dataclass
+class Run:
+    """What happens from the start to a limit: the stop (if the loop stopped first), who left,
+    and the state at the stop or the limit.  ``forever`` is set when the limit was unbounded and
+    the loop never stops by itself."""
+
+    stop: Event | None
+    eliminations: list[Elimination]
+    state: dict
+    position: int | None
+    forever: bool = False
+    present: tuple[str, ...] = ()
+    regime: tuple | None = None
+    """When ``forever``: (the state at the start of a block from which every block is the same,
+    the position where the block that was traced began, each component's map over a block, that
+    block's trace, the block's length in steps)."""
+
+
+@dataclass
+class _State:
+    values: dict
+    pointers: dict
+    present: tuple[str, ...]
+    position: int
+
+    def copy(self) -> "_State":
+        return _State(dict(self.values), dict(self.pointers), self.present, self.position)
+
+
+@dataclass
+class _Trace:
+    """One block as played: each component's maps in order, and every guard's outcome there."""
+
+    maps: dict = field(default_factory=dict)
+    guards: list = field(default_factory=list)
+    positions: dict = field(default_factory=dict)
+    """For each component, the position (step) at which each of its maps was applied."""
+
+    def apply(self, comp, f: Affine, position: int) -> None:
+        self.maps.setdefault(comp, []).append(f)
+        self.positions.setdefault(comp, []).append(position)
+
+    def guard(self, comp, extra: Affine, bound: int, at_most: bool, outcome: bool) -> None:
+        """A check of ``extra(value of comp now)`` against a bound, with the outcome it had."""
+        self.guards.append((comp, len(self.maps.get(comp, ())), extra, bound, at_most, outcome))
+
+
+class Dynamics:
+    """The closed-form run of a scenario's loop (format 2 meanings; format 1 files agree)."""
+
+    def __init__(self, scenario: Scenario) -> None:
+        self.scenario = scenario
+        self.steps: tuple[Step, ...] = scenario.steps
+        self.size = len(scenario.steps)
+        self.per_player = set(scenario.per_player)
+        self.limits = scenario.limits
+        self.ends: tuple[End, ...] = scenario.end_conditions
+        order = scenario.players
+        i = order.index(scenario.active)
+        self.turn_order = order[i:] + order[:i]
+        self.turns = self._turns()
+        self._maps = [self._step_maps(s) for s in self.steps]
+        self._runs: dict = {}
+        self._pending: list[Elimination] = []
+
+    # --- compiling -----------------------------------------------------------------------------
+
+    def _turns(self) -> tuple[str, ...]:
+        out, current = [], self.scenario.active
+        for step in self.steps:
+            current = step.turn or current
+            out.append(current)
+        return tuple(out)
+
+    def _step_maps(self, step: Step) -> dict[str, Affine]:
+        """Each value's map for one application of ``step`` (mul, add, set: FORMAT item 2)."""
+        names = set(step.mul) | set(step.add) | set(step.set)
+        out = {}
+        for name in names:
+            f = Affine(step.mul.get(name, 1), 0)
+            if name in step.add:
+                f = f.then(Affine(1, step.add[name]))
+            if name in step.set:
+                if self.scenario.format < 2 and name in step.add:
+                    f = Affine(0, step.set[name] + step.add[name])  # format 1: assign, then add
+                else:
+                    f = Affine(0, step.set[name])
+            out[name] = f
+        return out
+
+    def initial(self) -> _State:
+        values: dict = {}
+        for name, start in self.scenario.state.items():
+            if isinstance(start, Mapping):
+                for player, v in start.items():
+                    values[(name, player)] = v
+            else:
+                values[name] = start
+        return _State(values, {}, tuple(self.scenario.players), 0)
+
+    def state_of(self, values: Mapping) -> dict:
+        """Component values as a scenario state: ``{name: value}``, per-player as ``{player: value}``."""
+        out: dict = {}
+        for name, start in self.scenario.state.items():
+            if isinstance(start, Mapping):
+                out[name] = {p: values[(name, p)] for p in start}
+            else:
+                out[name] = values[name]
+        return out
+
+    # --- targets -----------------------------------------------------------------------------------
+
+    def _targets(self, j: int, st: _State, *, advance: bool) -> tuple[str, ...]:
+        """The players whose entries step ``j``'s next application touches (FORMAT item 5)."""
+        target = self.steps[j].target
+        if target is None:
+            return ()
+        present = [p for p in target.among if p in st.present]
+        if not present:
+            return ()
+        if target.order == "each":
+            return tuple(present)
+        if target.order == "fixed":
+            return (present[0],)
+        last = st.pointers.get(j)
+        among = target.among
+        if last is None:
+            chosen = present[0]
+        else:
+            i = among.index(last)
+            chosen = next(among[(i + d) % len(among)] for d in range(1, len(among) + 1) if among[(i + d) % len(among)] in st.present)
+        if advance:
+            st.pointers[j] = chosen
+        return (chosen,)
+
+    def period(self, present: Iterable[str]) -> int:
+        """Iterations after which every rotating target is back where it was (1 if none rotates)."""
+        present = set(present)
+        r = 1
+        for step in self.steps:
+            if step.target is None or step.target.order != "rotate" or step.by not in present:
+                continue
+            k = sum(1 for p in step.target.among if p in present)
+            if k:
+                r = math.lcm(r, k // math.gcd(k, step.times))
+        return r
+
+    # --- playing step by step ---------------------------------------------------------------------
+
+    def _play(self, st: _State, until: int, trace: _Trace | None, goal: Goal | None) -> Event | None:
+        """Play whole steps from ``st.position`` to ``until``; stop after the first event.
+
+        After an elimination the step in progress is finished (its controller may still be in
+        the game, with targets that now skip the leaver) and the elimination is returned.
+        """
+        while st.position < until:
+            j = st.position % self.size
+            step = self.steps[j]
+            left: Event | None = None
+            for app in range(step.times):
+                if step.by not in st.present:
+                    break
+                event = self._apply(st, j, app, None if left else trace)
+                if event is None:
+                    continue
+                if event.kind != "elimination":
+                    return event
+                left = event
+            st.position += 1
+            if left is not None:
+                return left
+            if goal is not None and st.position % self.size == 0:
+                comp = goal.value if goal.player is None else (goal.value, goal.player)
+                reached = holds(st.values[comp], goal.bound, goal.at_most)
+                if trace is not None:
+                    trace.guard(comp, IDENTITY, goal.bound, goal.at_most, reached)
+                if reached:
+                    return Event("goal", st.position, state=self.state_of(st.values))
+        return None
+
+    def _apply(self, st: _State, j: int, app: int, trace: _Trace | None) -> Event | None:
+        step = self.steps[j]
+        n = st.position // self.size
+        # 1. requirements (plain values, >=), before the application
+        for name, need in step.requires.items():
+            ok = holds(st.values[name], need, at_most=False)
+            if trace is not None:
+                trace.guard(name, IDENTITY, need, False, ok)
+            if not ok:
+                what = f"requires {name} >= {need:,}: {step.does}"
+                if step.optional and not step.sustains:
+                    return None  # a side benefit that can't be paid is skipped (FORMAT item 7)
+                kind = "forced" if step.optional else "requirement"
+                return Event(kind, st.position, what, step.by, j, app, step.times, self.state_of(st.values))
+        # 2. mul, add, set; 3. clamp
+        maps = self._maps[j]
+        touched = []
+        targets = None
+        for name, f in maps.items():
+            if name in self.per_player:
+                if targets is None:
+                    targets = self._targets(j, st, advance=True)
+                comps = [(name, p) for p in targets]
+            else:
+                comps = [name]
+            for comp in comps:
+                x = st.values[comp]
+                limit = self.limits.get(name) if isinstance(comp, str) else None
+                y = f.apply(x)
+                g = f
+                if limit is not None and not isinstance(y, bool):
+                    if limit.min is not None:
+                        below = holds(y, limit.min - 1, True)
+                        if trace is not None:
+                            trace.guard(comp, f, limit.min - 1, True, below)
+                        if below:
+                            y, g = limit.min, Affine(0, limit.min)
+                    if limit.max is not None and g is f:
+                        above = holds(y, limit.max + 1, False)
+                        if trace is not None:
+                            trace.guard(comp, f, limit.max + 1, False, above)
+                        if above:
+                            y, g = limit.max, Affine(0, limit.max)
+                st.values[comp] = y
+                if trace is not None:
+                    trace.apply(comp, g, st.position)
+                touched.append(comp)
+        if targets is None and step.target is not None and step.target.order == "rotate":
+            self._targets(j, st, advance=True)  # the pointer moves even when no per-player value changes
+        # 4. ends, in file order, on what changed
+        return self._check_ends(st, j, app, touched, trace)
+
+    def _check_ends(self, st: _State, j: int, app: int, touched, trace: _Trace | None) -> Event | None:
+        if not self.ends:
+            return None
+        touched_set = set(touched)
+        losers: list[tuple[str, str]] = []
+        terminal: End | None = None
+        for end in self.ends:
+            if end.loses is not None and end.loses not in st.present:
+                continue  # an end that names a player who left drops out
+            if end.value in self.per_player:
+                comps = [(end.value, p) for p in st.present if (end.value, p) in touched_set]
+            else:
+                comps = [end.value] if end.value in touched_set else []
+            for comp in comps:
+                hit = holds(st.values[comp], end.bound, end.at_most)
+                if trace is not None:
+                    trace.guard(comp, IDENTITY, end.bound, end.at_most, hit)
+                if not hit:
+                    continue
+                if end.loses_each and isinstance(comp, tuple):
+                    losers.append((comp[1], end.effect))
+                elif end.loses is not None:
+                    losers.append((end.loses, end.effect))
+                elif terminal is None:
+                    terminal = end
+        if not losers and terminal is None:
+            return None
+        where = st.position + 1
+        state = None
+        if losers:
+            order = self._order_from(self.turns[j])
+            seen: dict[str, str] = {}
+            for player, effect in losers:
+                seen.setdefault(player, effect)
+            leaving = [p for p in order if p in seen and p in st.present]
+            remaining = tuple(p for p in st.present if p not in seen)
+            st.present = remaining
+            state = self.state_of(st.values)
+            elims = tuple(Elimination(p, where, seen[p]) for p in leaving)
+            self._pending.extend(elims)
+            last_effect = seen[leaving[-1]] if leaving else ""
+            if not remaining:
+                return Event("draw", where, last_effect, None, j, app, self.steps[j].times, state)
+            if len(remaining) == 1:
+                return Event("gameover", where, last_effect, remaining[0], j, app, self.steps[j].times, state)
+            if terminal is None:
+                if not any(s.by in remaining for s in self.steps):
+                    return Event("nosteps", where, last_effect, None, j, app, self.steps[j].times, state)
+                return Event("elimination", where, last_effect, None, j, app, self.steps[j].times, state)
+        state = state or self.state_of(st.values)
+        return Event("end", where, terminal.effect, None, j, app, self.steps[j].times, state)
+
+    def _order_from(self, player: str) -> tuple[str, ...]:
+        order = self.scenario.players
+        i = order.index(player)
+        return order[i:] + order[:i]
+
+    # --- the run ---------------------------------------------------------------------------------------
+
+    def run(self, limit=UNBOUNDED, goal: Goal | None = None) -> Run:
+        """Run the loop from the start to position ``limit`` (or unbounded), in closed form."""
+        key = (limit, goal)
+        if key not in self._runs:
+            self._runs[key] = self._run(limit, goal)
+        return self._runs[key]
+
+    def _run(self, limit, goal: Goal | None) -> Run:
+        st = self.initial()
+        self._pending: list[Elimination] = []
+        eliminations: list[Elimination] = []
+        budget = PLAY_BUDGET
+        size = self.size
+        length_index = 0
+        unbounded = limit is UNBOUNDED
+        if goal is not None:
+            comp = goal.value if goal.player is None else (goal.value, goal.player)
+            if holds(st.values[comp], goal.bound, goal.at_most):
+                return Run(Event("goal", 0), [], self.state_of(st.values), 0, present=st.present)
+        while True:
+            if not unbounded and st.position >= limit:
+                return Run(None, eliminations, self.state_of(st.values), st.position, present=st.present)
+            if st.position % size:
+                end = (st.position // size + 1) * size
+                event = self._play(st, end if unbounded else min(end, limit), None, goal)
+                budget -= size
+                if event is not None:
+                    eliminations += self._take()
+                    if event.kind != "elimination":
+                        return self._stopped(event, eliminations, st)
+                continue
+            cycle = self.period(st.present)
+            block_len = cycle * _BLOCK_LENGTHS[length_index] * size
+            if not unbounded and limit - st.position < block_len:
+                event = self._play(st, limit, None, goal)
+                budget -= limit - st.position
+                if event is not None:
+                    eliminations += self._take()
+                    if event.kind != "elimination":
+                        return self._stopped(event, eliminations, st)
+                continue
+            start = st.copy()
+            trace = _Trace()
+            event = self._play(st, start.position + block_len, trace, goal)
+            budget -= block_len * max(1, max((s.times for s in self.steps), default=1))
+            if budget < 0:
+                raise EngineLimit(
+                    "its guards change too irregularly for the closed form (more than "
+                    f"{PLAY_BUDGET:,} step applications would have to be played one by one)"
+                )
+            if event is not None:
+                eliminations += self._take()
+                if event.kind != "elimination":
+                    return self._stopped(event, eliminations, st)
+                continue
+            if st.pointers != start.pointers:
+                continue  # a skipped rotating step moved the cycle: no jump from this block
+            maps = {comp: _compose(fs) for comp, fs in trace.maps.items()}
+            flip = None
+            for comp, index, extra, bound, at_most, outcome in trace.guards:
+                f = maps.get(comp, IDENTITY)
+                q = _compose(trace.maps.get(comp, [])[:index]).then(extra)
+                # the first block whose check comes out the other way
+                if at_most:
+                    s = first_block(start.values[comp], f, q, bound + 1 if outcome else bound, not outcome)
+                else:
+                    s = first_block(start.values[comp], f, q, bound - 1 if outcome else bound, outcome)
+                if s is not None and (flip is None or s < flip):
+                    flip = s
+                    if flip == 1:
+                        break
+            if unbounded:
+                target = flip
+            else:
+                whole = (limit - start.position) // block_len
+                target = whole if flip is None else min(flip, whole)
+            if target is None:
+                # Nothing ever changes again: the loop goes on forever in this pattern.
+                # From the block after the one played, every block is the same map of a settled state.
+                return Run(None, eliminations, self.state_of(st.values), None, True, present=st.present,
+                           regime=(st.copy(), start.position, maps, trace, block_len))
+            if target <= 1:
+                if flip == 1 and length_index + 1 < len(_BLOCK_LENGTHS):
+                    length_index += 1
+                continue  # st is already at the start of block 1
+            st = _State(
+                {comp: (power(maps[comp], target, v) if comp in maps else v) for comp, v in start.values.items()},
+                dict(st.pointers),
+                st.present,
+                start.position + target * block_len,
+            )
+
+    def _take(self) -> list[Elimination]:
+        out, self._pending = list(self._pending), []
+        return out
+
+    def _stopped(self, event: Event, eliminations, st: _State) -> Run:
+        state = dict(event.state) if event.state is not None else self.state_of(st.values)
+        return Run(event, eliminations, state, event.position, present=st.present)
+
+    # --- questions the rulesets ask ------------------------------------------------------------
+
+    def point(self, position: int) -> CutPoint:
+        n, k = divmod(position, self.size)
+        return CutPoint(n, k)
+
+    @property
+    def natural(self) -> Run:
+        """The loop left alone, nobody deviating: where (and how) it stops, if it does."""
+        return self.run(UNBOUNDED)
+
+    def state_at(self, point: CutPoint) -> dict:
+        """Every tracked value at a cut point (a point past the loop's stop: the state there)."""
+        if point.unbounded:
+            run = self.natural
+            if run.forever:
+                return self._unbounded_state(run, point.steps)
+            return run.state
+        run = self.run(point.iterations * self.size + point.steps)
+        return run.state
+
+    def _unbounded_state(self, run: Run, steps: int) -> dict:
+        """The state at (unbounded, ``steps``): each value that no longer changes from one cycle to
+        the next, at that point of the iteration (the same in every iteration of the cycle), else
+        UNBOUNDED; a value assigned before that point is known whatever came before."""
+        start, origin, maps, trace, block_len = run.regime
+        iterations = block_len // self.size
+        values = {}
+        for comp, x in start.values.items():
+            fs = trace.maps.get(comp, [])
+            at = trace.positions.get(comp, [])
+            f = maps.get(comp, IDENTITY)
+            fixed = x if _same(f.apply(x), x) else UNBOUNDED
+            seen = []
+            for r in range(iterations):
+                cut = origin + r * self.size + steps
+                v = fixed
+                for g, where in zip(fs, at):
+                    if where >= cut:
+                        break
+                    v = g.apply(v)
+                seen.append(v)
+            first = seen[0]
+            values[comp] = first if all(_same(v, first) for v in seen) else UNBOUNDED
+        return self.state_of(values)
+
+    def eliminations_until(self, position) -> list[Elimination]:
+        """Everyone who left at or before ``position`` (UNBOUNDED: ever), in order."""
+        run = self.natural if position is UNBOUNDED else self.run(position)
+        return [e for e in run.eliminations if position is UNBOUNDED or e.position <= position]
+
+    def goal_iterations(self, goal: Goal) -> int | None:
+        """The first number of complete iterations after which ``goal`` holds; None if never
+        (including when the loop stops by itself first)."""
+        run = self.run(UNBOUNDED, goal)
+        if run.stop is not None and run.stop.kind == "goal":
+            return run.stop.position // self.size
+        return None
+
+    @property
+    def first_repeat(self) -> CutPoint | None:
+        """The first point whose state equals the state one rotation cycle earlier (FORMAT item 9).
+
+        The state repeats once the composed map over a cycle maps the state reached to itself;
+        that happens, if at all, at the start of some phase's second block.  Positions are then
+        compared one cycle apart from there, the first that agrees is the repeat.
+        """
+        return _first_repeat(self)
+
+
+def _same(x, y) -> bool:
+    if x is UNBOUNDED or y is UNBOUNDED:
+        return x is y
+    if isinstance(x, bool) or isinstance(y, bool):
+        return type(x) is type(y) and x == y
+    return x == y
+
+
+def _compose(fs) -> Affine:
+    out = IDENTITY
+    for f in fs:
+        out = out.then(f)
+    return out
+
+
+def _first_repeat(dyn: Dynamics) -> CutPoint | None:
+    """A state reached again one cycle later means the loop is periodic from there on, so it
+    never stops and every value is still: only a run that goes on forever with every value at a
+    fixed point of its block's map repeats.  Its periodic regime begins at most two blocks
+    before the block where the engine recognised it, so the first repeat is found by comparing
+    positions one cycle apart from there (a bounded number of closed-form runs)."""
+    run = dyn.natural
+    if not run.forever:
+        return None
+    start, _, maps, trace, block_len = run.regime
+    if any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items()):
+        return None
+    span = dyn.period(run.present) * dyn.size
+    first = max(span, start.position - 2 * block_len)
+    for p in range(first, start.position + span + 1):
+        a, b = dyn.run(p), dyn.run(p - span)
+        if a.state == b.state and a.present == b.present and a.stop is None and b.stop is None:
+            return dyn.point(p)
+    return dyn.point(start.position + span)

@@ -1,0 +1,231 @@
+"""The history of the loop rules (``loopcompare history``, reports/history.*).
+
+Each amendment's section is computed: its text difference from the rule texts, its changed
+outcomes from one atlas run projected onto the two eras, its silences from the notes the eras
+give.  The targeted checks below read the gallery's report; the "computed, not written" checks
+change one ruleset in a copy of the registry and watch the report follow.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from loopcompare.comparator import amendments
+from loopcompare.comparator import atlas as atlases
+from loopcompare.comparator.cli import _builtin_eras, _eras_atlas, gallery_files
+from loopcompare.rulesets import history as rule_history
+from loopcompare.rulesets import registry
+from loopcompare.rulesets.cr421 import Cr2008
+from loopcompare.rulesets.registry import Registry
+from loopcompare.rulesets.shortcuts import Cr2009
+
+FILES = gallery_files()
+CR_LINE = ["summary-1998", "cr-2004", "cr-2005", "cr-2008", "cr-2009", "cr-2009-09", "cr-2024"]
+
+
+@pytest.fixture(scope="module")
+def gallery_history():
+    """The gallery's history, rebuilt from the gallery's one atlas run (no new settling)."""
+    return amendments.build(_builtin_eras(), _eras_atlas())
+
+
+def _entry(history, kind, key):
+    return next(e for line in history.lines for e in line.entries if e.kind == kind and e.after.key == key)
+
+
+def _small(rulesets):
+    """A history over the 2-player part of the atlas space: enough to see a change, quick."""
+    atlas = amendments.build_atlas(rulesets, jobs=1, max_players=2)
+    return amendments.build(rulesets, atlas)
+
+
+# --- the report in the gallery ------------------------------------------------------------------
+
+
+def test_every_consecutive_pair_of_each_line_has_a_section(gallery_history):
+    # The issue: the six changes of the CR line and the one of the MTR line, in date order.
+    lines = {line.name: [e for e in line.entries if e.kind == "amendment"] for line in gallery_history.lines}
+    cr, mtr = lines.values()
+    assert [(e.before.key, e.after.key) for e in cr] == list(zip(CR_LINE, CR_LINE[1:]))
+    assert [(e.before.key, e.after.key) for e in mtr] == [("mtr-2018", "mtr-current")]
+    for e in cr + mtr:
+        assert e.text.verdict in ("replaced", "changed", "renumbered only", "unchanged")
+        section = FILES["history.md"].split(f'<a id="{e.anchor}"></a>')[1].split("<a id=")[0]
+        assert "#### The text" in section and "#### What changed in practice" in section
+        assert ("| Class " in section) == bool(e.classes)
+        assert ("No outcome changed" in section) == (not e.classes)
+
+
+def test_each_renumbering_of_the_history_data_is_listed(gallery_history):
+    # Read from rulesets.history, so a number added there shows here without a change of code.
+    numbers = rule_history.SHORTCUT_RULE_NUMBERS
+    starts = {r.in_force[0] for r in rule_history.lines(_builtin_eras())[0]}  # the CR line's own texts
+    expected = [(date, old, new) for (_, old), (date, new) in zip(numbers, numbers[1:]) if date not in starts]
+    listed = [(e.date, e.rules_before, e.rules_after) for line in gallery_history.lines for e in line.entries if e.kind == "renumbering"]
+    assert listed == [(d, f"rule {a}", f"rule {b}") for d, a, b in expected]
+    assert expected, "the sources date renumberings (720, 730, 731)"
+
+
+def test_a_number_added_to_the_history_data_shows_as_a_renumbering(monkeypatch):
+    # As another rule is inserted before Taking Shortcuts, a dated number is added to
+    # rulesets/history.py; the report lists it under the text then in force, with no other change.
+    later = rule_history.SHORTCUT_RULE_NUMBERS + (("2099-01-01", "799"),)
+    monkeypatch.setattr(rule_history, "SHORTCUT_RULE_NUMBERS", later)
+    history = amendments.build(_builtin_eras(), _eras_atlas())
+    (entry,) = [e for line in history.lines for e in line.entries if e.date == "2099-01-01"]
+    assert (entry.kind, entry.after.key, entry.rules_after) == ("renumbering", "cr-2024", "rule 799")
+    assert entry.text.verdict == "not shipped"  # no text numbered 799 ships with loopcompare
+    assert "2099-01-01: rule " in amendments.render(history, "md")
+
+
+def test_a_renumbering_to_a_new_number_is_renumbered_only_when_the_words_are_the_same():
+    # 729 (2024) to 731 (2026-01-16 text): only the examples' wording and a web address changed.
+    before = amendments.own_text(registry().get("cr-2024"))
+    same = amendments.Text("copy", "731", tuple((k.replace("729.", "731."), t.replace("729.", "731.")) for k, t in before.rules))
+    assert amendments.text_change(before, same).verdict == "renumbered only"
+    edited = amendments.Text("edit", "731", same.rules[:-1] + ((same.rules[-1][0], same.rules[-1][1] + " Extra."),))
+    change = amendments.text_change(before, edited)
+    assert change.verdict == "changed"
+    assert [(c.before, c.after) for c in change.rules] == [("729.6", "731.6")]
+    assert ("+", "Extra.") in change.rules[0].words
+
+
+def test_the_2009_07_section_shows_the_flying_relents_kind_of_loop(gallery_history):
+    # CR 713.3 of 2009: the fragmented rule makes the active player stop at the first repetition.
+    e = _entry(gallery_history, "amendment", "cr-2009")
+    kinds = []
+    for c in e.classes:
+        sc = c.example.scenario.scenario
+        new = c.example.outcomes["cr-2009"]
+        old = c.example.outcomes["cr-2008"]
+        two_players_each_acting = len(sc.players) == 2 and {s.by for s in sc.steps if s.optional} == set(sc.players)
+        if two_players_each_acting and not sc.loop.independent and "713.3" in new.rules and old.state != new.state:
+            kinds.append(c.number)
+    assert kinds, "a dependent two-player toggle settled differently by 713.3"
+    assert e.text.verdict == "replaced"
+
+
+def test_the_2005_section_shows_multiplayer_loops(gallery_history):
+    e = _entry(gallery_history, "amendment", "cr-2005")
+    assert e.classes
+    assert any(len(c.example.scenario.scenario.players) >= 3 for c in e.classes)
+    assert all(c.example.outcomes["cr-2004"].result.value == "unspecified" for c in e.classes)
+
+
+def test_2008_closes_the_unless_gap_of_2004_and_2005(gallery_history):
+    # 421.6 (2008): the note that reads "not paying" as an optional action is closed.
+    e = _entry(gallery_history, "amendment", "cr-2008")
+    assert any("421.6 closed in 2008" in r.text for r in e.closed)
+    assert not any("421.6 closed in 2008" in r.text for r in e.created)
+    assert any(c.status == "added" and c.after == "421.6" for c in e.text.rules)
+
+
+def test_shares_are_of_the_whole_space(gallery_history):
+    total = gallery_history.atlas.total
+    assert total == atlases.size()
+    for line in gallery_history.lines:
+        for e in line.entries:
+            assert e.changed == sum(c.count for c in e.classes) <= total
+
+
+def test_the_json_twin_has_the_same_sections():
+    doc = json.loads(FILES["history.json"])
+    assert doc["format"] == "loopcompare/history/1"
+    md = FILES["history.md"]
+    for line in doc["lines"]:
+        for entry in line["entries"]:
+            assert entry["heading"] in md
+            if entry["kind"] == "amendment":
+                for c in entry["outcomes"]["classes"]:
+                    assert c["sentence"] in md
+                    assert set(c["example"]["outcomes"]) == {entry["before"], entry["after"]}
+
+
+def test_the_report_says_how_it_was_computed():
+    md = FILES["history.md"]
+    assert "one run of the divergence atlas" in md
+    assert "Created: notes the later era gives" in md
+
+
+# --- computed, not written: change a ruleset in a copy of the registry -----------------------------
+
+
+class Cr2009WithoutFragments(Cr2009):
+    """A counterfactual 2009 text whose 713.3 never applies (no fragmented-loop rule)."""
+
+    def fragmented_player(self, ctx, involved):
+        return None
+
+
+class Cr2008WithAReading(Cr2008):
+    """A counterfactual 2008 ruleset with one more reading on every mandatory loop."""
+
+    def mandatory(self, ctx):
+        ctx.note("A reading only this test takes.")
+        return super().mandatory(ctx)
+
+
+def _copy(**replace):
+    """The built-in rulesets, with some replaced (keyed by ruleset key)."""
+    return Registry([replace.get(r.key, r) for r in _builtin_eras()], []).rulesets
+
+
+@pytest.fixture(scope="module")
+def baseline():
+    return _small(_copy())
+
+
+def test_a_ruleset_that_settles_differently_changes_its_sections(baseline):
+    changed = _small(_copy(**{"cr-2009": Cr2009WithoutFragments()}))
+    before, after = (_entry(h, "amendment", "cr-2009") for h in (baseline, changed))
+    assert [c.sentence for c in before.classes] != [c.sentence for c in after.classes]
+    assert before.changed != after.changed
+    # The next amendment (2009-09 amends 2009-07) changes too; one two eras away does not.
+    assert _entry(baseline, "amendment", "cr-2009-09").classes != _entry(changed, "amendment", "cr-2009-09").classes
+    assert [c.sentence for c in _entry(baseline, "amendment", "cr-2005").classes] == [c.sentence for c in _entry(changed, "amendment", "cr-2005").classes]
+    assert amendments.render(baseline, "md") != amendments.render(changed, "md")
+
+
+def test_a_ruleset_with_a_new_reading_changes_the_silences(baseline):
+    changed = _small(_copy(**{"cr-2008": Cr2008WithAReading()}))
+    created = [r.text for r in _entry(changed, "amendment", "cr-2008").created]
+    closed = [r.text for r in _entry(changed, "amendment", "cr-2009").closed]
+    assert "A reading only this test takes." in created
+    assert "A reading only this test takes." in closed
+    assert "A reading only this test takes." not in [r.text for r in _entry(baseline, "amendment", "cr-2008").created]
+
+
+# --- the method ------------------------------------------------------------------------------------
+
+
+def test_restricting_the_atlas_equals_building_it_for_those_rulesets():
+    # One run answers every pair: the projection is exactly the atlas of the pair.
+    reg = registry()
+    every = atlases.build(reg.select(["all"]), jobs=1, max_players=2, fields=amendments.FIELDS)
+    for keys in (["cr-2008", "cr-2009"], ["cr-2004", "cr-2008", "cr-2024", "mtr-current"]):
+        rulesets = reg.select(keys)
+        assert atlases.restrict(every, rulesets, atlases.FIELDS) == atlases.build(rulesets, jobs=1, max_players=2)
+        assert atlases.restrict(every, rulesets) == atlases.build(rulesets, jobs=1, max_players=2, fields=amendments.FIELDS)
+
+
+def test_notes_are_compared_without_names_counts_or_the_era():
+    cr2009, cr2024 = registry().get("cr-2009-09"), registry().get("cr-2024")
+    a = amendments._normalised("Alice and Bob would act at the same point (713.2b); after 2 iterations.", ["Alice", "Bob"])
+    b = amendments._normalised("Carol, Dana would act at the same point (729.2b); after 1 iteration.", ["Carol", "Dana"])
+    assert a != b
+    assert amendments._era_free(a, cr2009) == amendments._era_free(b, cr2024)
+    # A scenario's own words (what a step does) are set aside like its players' names.
+    quoted = amendments._normalised("Here Bob's choice \u201cdiscards Nexus of Fate\u201d is no action.", ["Bob"], ["discards Nexus of Fate"])
+    assert quoted == "Here \u27e8player\u27e9's choice \u201c\u27e8action\u27e9\u201d is no action."
+    # Rule ids, dates and big numbers are not counts.
+    kept = amendments._normalised("CR 421 (2004), 102.4b, 2009-07-11 and 1,000,000 tokens", [])
+    assert kept == "CR 421 (2004), 102.4b, 2009-07-11 and 1,000,000 tokens"
+
+
+def test_markdown_shortens_long_unchanged_stretches_but_json_keeps_every_word():
+    change = amendments.RuleChange("changed", "1.1", "1.1", (("=", " ".join(["w"] * 40)), ("+", "new"), ("=", "end")))
+    shown = amendments.shown_runs(change)
+    assert shown[0] == ("=", "\u2026 " + " ".join(["w"] * amendments.CONTEXT))
+    assert shown[1:] == change.words[1:]
