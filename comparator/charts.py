@@ -16,7 +16,10 @@ presentation fallback, a <title> and <desc> as the text alternative.
 from __future__ import annotations
 
 import datetime as dt
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:
+    from .timeline import Timeline
 
 from loopcompare.rulesets.history import SHORTCUT_RULE_NUMBERS, UNKNOWN
 
@@ -33,7 +36,7 @@ def _day(text: str) -> dt.date:
     return dt.date.fromisoformat(text)
 
 
-def axis_years(timelines: Sequence) -> tuple[int, int]:
+def axis_years(timelines: Sequence[Timeline]) -> tuple[int, int]:
     """The axis: from 1998 to the year after the newest known date of the periods and renumberings."""
     dates = [d for d, _ in SHORTCUT_RULE_NUMBERS]
     for t in timelines:
@@ -52,7 +55,7 @@ def _text(x: int, y: int, text: str, *, size: int = 11, bold: bool = False, anch
     return f'<text class="{cls}" x="{x}" y="{y}" font-size="{size}"{weight} text-anchor="{anchor}" fill="currentColor">{xml(text)}</text>'
 
 
-def timeline_svg(timeline, id_prefix: str, years: tuple[int, int] | None = None) -> str:
+def timeline_svg(timeline: Timeline, id_prefix: str, years: tuple[int, int] | None = None) -> str:
     """The timeline of one scenario as inline SVG (no xmlns: the HTML parser supplies it)."""
     start_year, end_year = years or axis_years([timeline])
     first, last = dt.date(start_year, 1, 1), dt.date(end_year, 1, 1)
@@ -71,7 +74,7 @@ def timeline_svg(timeline, id_prefix: str, years: tuple[int, int] | None = None)
             body.append(_text(X0, y + 12, name, size=12, bold=True))
             y += 15
         top = y + 4
-        spans = []
+        spans: list[tuple[int, int]] = []
         for i, p in enumerate(line.periods):
             x0 = _x(_day(p.start), first, last) if p.start != UNKNOWN else spans[-1][0] if spans else X0
             if p.end is None or p.end == UNKNOWN:

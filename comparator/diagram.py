@@ -31,7 +31,12 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from loopcompare.rulesets.scenario import Scenario, Step
+
+    from .compare import Comparison
 
 # --- the model ------------------------------------------------------------------------------------
 
@@ -107,7 +112,7 @@ class Diagram:
 MINUS = "\u2212"
 
 
-def _effect(step) -> str:
+def _effect(step: Step) -> str:
     from .report import show
 
     parts = [f"needs {k} \u2265 {show(v)}" for k, v in getattr(step, "requires", {}).items()]
@@ -122,7 +127,7 @@ def _effect(step) -> str:
     return "; ".join(parts)
 
 
-def _kind(step) -> str:
+def _kind(step: Step) -> str:
     parts = ["optional" if getattr(step, "optional", False) else "mandatory"]
     parts += [name for name in ("choice", "hidden", "random", "conditional") if getattr(step, name, False)]
     if not getattr(step, "sustains", True):
@@ -132,7 +137,7 @@ def _kind(step) -> str:
     return ", ".join(parts)
 
 
-def _exits(step) -> str:
+def _exits(step: Step) -> str:
     """Ways out of the loop at this step: an "unless" payment, an event that may end it."""
     out = []
     unless = getattr(step, "unless", None)
@@ -148,15 +153,16 @@ def _exits(step) -> str:
     return "; ".join(out)
 
 
-def _ends(sc) -> str:
+def _ends(sc: Scenario) -> str:
     """How the loop ends by itself, in words: ``[loop].ends_when`` or each ``[[end]]``."""
     from .report import show
 
     flags = sc.loop
     out = []
-    if getattr(flags, "ends_when", None):
-        sign = "\u2264" if flags.ends_when.at_most else "\u2265"
-        text = f"ends by itself when {flags.ends_when.value} {sign} {show(flags.ends_when.bound)}"
+    ends_when = getattr(flags, "ends_when", None)
+    if ends_when is not None:
+        sign = "\u2264" if ends_when.at_most else "\u2265"
+        text = f"ends by itself when {ends_when.value} {sign} {show(ends_when.bound)}"
         out.append(text + (f": {flags.ends_with}" if flags.ends_with else ""))
     for end in getattr(sc, "ends", ()):
         sign = "\u2264" if end.at_most else "\u2265"
@@ -167,7 +173,7 @@ def _ends(sc) -> str:
     return "; ".join(out)
 
 
-def build(comparison) -> Diagram:
+def build(comparison: Comparison) -> Diagram:
     """The diagram of a comparison: its scenario's cycle and every ruleset's cut point."""
     from .report import show
 
@@ -176,7 +182,7 @@ def build(comparison) -> Diagram:
     for i, step in enumerate(sc.steps, 1):
         steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), _kind(step), _effect(step), _exits(step)))
     ends = _ends(sc)
-    groups: dict[tuple, list[str]] = {}
+    groups: dict[tuple[str, str, int, str, str], list[str]] = {}
     uncut: list[tuple[str, str]] = []
     for ruleset in comparison.rulesets:
         out = comparison.outcomes[ruleset.key]
@@ -190,13 +196,12 @@ def build(comparison) -> Diagram:
             continue
         key = (out.result.value, show(out.iterations), out.steps % len(steps), out.deviates or "", "")
         groups.setdefault(key, []).append(ruleset.name)
-    cuts = []
+    cuts: list[Cut] = []
     marks = 0
     for (result, iterations, k, deviates, leaves), names in groups.items():
         cuts.append(Cut(tuple(names), result, iterations, k, deviates, -1 if leaves else marks, leaves))
         marks += not leaves
-    cuts = tuple(cuts)
-    return Diagram(sc.title, tuple(steps), tuple((b.by, b.does) for b in sc.breakers), ends, cuts, tuple(uncut))
+    return Diagram(sc.title, tuple(steps), tuple((b.by, b.does) for b in sc.breakers), ends, tuple(cuts), tuple(uncut))
 
 
 # --- text: neutralised, measured, wrapped ----------------------------------------------------------
@@ -454,13 +459,13 @@ def svg(diagram: Diagram, id_prefix: str) -> str:
     height = y + 10
 
     title_id, desc_id = f"{id_prefix}-diagram-title", f"{id_prefix}-diagram-desc"
-    head = (
+    opening = (
         f'<svg class="loop-diagram" viewBox="0 0 {WIDTH} {height}" '
         f'width="{WIDTH}" height="{height}" role="img" aria-labelledby="{title_id} {desc_id}" '
         'font-family="system-ui, sans-serif">'
     )
     return "\n".join(
-        [head, f'<title id="{title_id}">{xml("Loop diagram: " + diagram.title)}</title>', f'<desc id="{desc_id}">{xml(describe(diagram))}</desc>', *body, "</svg>"]
+        [opening, f'<title id="{title_id}">{xml("Loop diagram: " + diagram.title)}</title>', f'<desc id="{desc_id}">{xml(describe(diagram))}</desc>', *body, "</svg>"]
     )
 
 

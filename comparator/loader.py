@@ -28,7 +28,7 @@ from loopcompare.rulesets import (
     Step,
     Unless,
 )
-from loopcompare.rulesets.outcome import Result
+from loopcompare.rulesets.outcome import EXPECT_KEYS_FORMAT_1, EXPECT_KEYS_FORMAT_2, Result
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 from loopcompare.rulesets.scenario import End, EndsLoop, Goal, Limits, Target
 
@@ -47,8 +47,9 @@ _STEP_KEYS_1 = {"by", "does", "optional", "choice", "hidden", "random", "conditi
 _STEP_KEYS_2 = {"mul", "requires", "times", "target", "sustains", "alternative", "ends_loop", "turn"}
 _LOOP_KEYS_1 = {"independent", "spans_turns", "meaningful_change", "shortcut_before", "ends_when", "ends_with"}
 _LOOP_KEYS_2 = {"within"}
-_EXPECT_KEYS_1 = {"result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules"}
-_EXPECT_KEYS_2 = {"ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"}
+# The [expect] keys come from the one definition of the outcome fields.
+_EXPECT_KEYS_1 = set(EXPECT_KEYS_FORMAT_1)
+_EXPECT_KEYS_2 = set(EXPECT_KEYS_FORMAT_2)
 _STOPPED_BY = ("intent", "requirement", "rule")
 _TARGET_ORDERS = ("rotate", "each", "fixed")
 _INFINITE_WORDS = {"infinite", "infinity", "inf", "forever", "unbounded", "\u221e"}

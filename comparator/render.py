@@ -143,7 +143,10 @@ def markdown(report: Report, *, mermaid: bool = False) -> str:
         if report.see_also:
             out.append("See also: " + "; ".join(f"[{md(text)}]({link})" for text, link in report.see_also) + ".\n")
         out.append("## Summary\n")
-        out.append(f"Each cell: result \u00d7 iterations (+ steps), who deviates, and the state at the cut. **{DIFFERS}** marks the loops the rulesets disagree on; in those rows, the cells in bold differ from the row's most common outcome.\n")
+        out.append(
+            f"Each cell: result \u00d7 iterations (+ steps), who deviates, and the state at the cut. **{DIFFERS}** marks the loops the rulesets disagree on; "
+            "in those rows, the cells in bold differ from the row's most common outcome.\n"
+        )
         headers = ["Loop"] + [c.name for c in report.columns] + [DIFFERS]
         rows = [[Raw(f"[{md(s.title)}]({s.link})")] + _odd_cells(s.cells, s.marked) + [DIFFERS if s.differs else ""] for s in report.summary]
         out.append(md_table(headers, rows) + "\n")

@@ -474,6 +474,9 @@ class Ruleset:
         """
         facts = ctx.facts
         choosers = facts.optional_controllers
+        if not choosers and any(s.ends_loop for s in ctx.scenario.steps):
+            # "Repeat until you lose a flip": nobody's choice sustains it, an event ends it (FORMAT item 10).
+            return None
         if not choosers:
             end = facts.end
             if end is not None:

@@ -229,7 +229,7 @@ def _shortest_power(root: int, exponent: int) -> tuple[int, int]:
 _INT = r"-?\d+"
 _EXP = r"\d+(?:\^\d+)?"
 _POWER = re.compile(
-    rf"^(?:\((?P<inner>.+)\)/(?P<k>\d+)|(?P<bare>.+))$"
+    r"^(?:\((?P<inner>.+)\)/(?P<k>\d+)|(?P<bare>.+))$"
 )
 _TERM = re.compile(rf"^(?:(?P<c>{_INT})\*|(?P<neg>-))?(?P<base>\d+)\^\((?P<exp>{_EXP})\)(?P<d>[+-]\d+)?$")
 

@@ -438,7 +438,6 @@ class Cr2008(Cr2005):
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """421.6: an "unless" cost nobody must pay is no optional action of the loop."""
-        facts = ctx.facts
         for step in ctx.scenario.steps:
             if step.unless:
                 ctx.say(

@@ -28,7 +28,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import lru_cache
 from typing import Iterable, Mapping, Union
 
 from .bignum import Huge, TooLarge, compare, power_value
@@ -403,7 +402,6 @@ class Dynamics:
 
     def _apply(self, st: _State, j: int, app: int, trace: _Trace | None) -> Event | None:
         step = self.steps[j]
-        n = st.position // self.size
         # 1. requirements (plain values, >=), before the application
         for name, need in step.requires.items():
             ok = holds(st.values[name], need, at_most=False)

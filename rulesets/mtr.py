@@ -151,9 +151,9 @@ class Mtr2018(Cr2009Sept):
         self.mtr(
             ctx,
             "previous game state",
-            f"a player attempting to execute a nondeterministic loop must stop if a previous game state is reached again: "
-            f"nothing the loop tracks changes from one iteration to the next, so "
-            + (f"the state of the start is reached again after the first iteration" if after == 1 else f"a state is reached again after {_iterations(after)}")
+            "a player attempting to execute a nondeterministic loop must stop if a previous game state is reached again: "
+            "nothing the loop tracks changes from one iteration to the next, so "
+            + ("the state of the start is reached again after the first iteration" if after == 1 else f"a state is reached again after {_iterations(after)}")
             + f", and {ctx.who(player)} must stop there ({point.describe()}).",
         )
         ctx.note(

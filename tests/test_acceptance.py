@@ -15,7 +15,8 @@ from loopcompare.rulesets import registry
 
 from conftest import ACCEPTANCE
 
-ACCEPTANCE_FILES = sorted(ACCEPTANCE.glob("*.toml"))
+ACCEPTANCE_FORMAT2 = ACCEPTANCE.parent / "acceptance-format2"
+ACCEPTANCE_FILES = sorted(ACCEPTANCE.glob("*.toml")) + sorted(ACCEPTANCE_FORMAT2.glob("*.toml"))
 
 
 def _assert_expectations(sf) -> None:
@@ -34,7 +35,7 @@ def test_acceptance_case(path):
 def test_acceptance_cases_are_found_when_shared_is_present():
     # Guards against the parametrized test silently running on nothing.
     if ACCEPTANCE.is_dir():
-        assert len(ACCEPTANCE_FILES) >= 12
+        assert len(ACCEPTANCE_FILES) >= 12 + (8 if ACCEPTANCE_FORMAT2.is_dir() else 0)
 
 
 @pytest.mark.parametrize("name", names())

@@ -396,8 +396,9 @@ def test_dates_never_wrap_inside_themselves(measured):
 
 # Printed, the long reports keep to a sensible number of pages: long lists are collapsed in
 # <details> (which print closed), and the summaries print. Before that, the atlas printed as 349
-# pages and the index as 86.
-PAGE_BUDGETS = {"atlas.html": 80, "index.html": 60, "flying-relents.html": 8}
+# pages and the index as 86 for 27 loops (3.2 a loop); now the index may take 2.5 a loop.
+LOOPS_IN_THE_INDEX = len([p for p in REPORTS.glob("*.json") if p.stem not in ("atlas", "history")])
+PAGE_BUDGETS = {"atlas.html": 80, "index.html": 6 + 5 * LOOPS_IN_THE_INDEX // 2, "flying-relents.html": 8}
 
 
 @pytest.mark.parametrize("name", sorted(PAGE_BUDGETS))

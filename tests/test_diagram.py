@@ -8,9 +8,7 @@ import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
-from pathlib import Path
 
-import pytest
 from click.testing import CliRunner
 
 from loopcompare.comparator import diagram

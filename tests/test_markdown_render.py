@@ -370,7 +370,6 @@ def expected_rows(comparison: dict) -> list[tuple[str, str, list[str]]]:
         if f.startswith("state."):
             label = f"State: {f[6:]}"
             name, _, player = f[6:].partition(".")
-            value = outcomes[keys[0]]["state"].get(name)
             cells = [
                 display(outcomes[k]["state"].get(name) if not player else (outcomes[k]["state"].get(name) or {}).get(player))
                 for k in keys

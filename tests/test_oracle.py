@@ -233,6 +233,8 @@ def _expectation_files():
 @pytest.mark.parametrize("path", _expectation_files())
 def test_oracle_reproduces_expected_outcomes(path):
     loaded = load(path)
+    if loaded.scenario.format >= 2:
+        pytest.skip("format 2: the naive procedures here are format 1's (tests/test_format2_engine.py plays format 2)")
     checked = 0
     for key, fields in loaded.expect.items():
         if key not in oracle.RULESETS:
