@@ -203,6 +203,51 @@ def describe_shape(n, order, independent, grows, feature, who) -> str:
     return text + extra
 
 
+#: The kinds of loop the heat map splits the space into: a loop with a feature is of that
+#: feature's kind, a loop without one of its structure's.  (key, words), in display order.
+KINDS = (
+    ("mandatory", "mandatory (nobody involved)"),
+    ("one", "one player involved"),
+    ("dependent", "several, dependent"),
+    ("independent", "several, independent"),
+    ("unless", "an 'unless' cost"),
+    ("breaker", "a breaker"),
+    ("ends", "ends by itself"),
+    ("random", "a random step"),
+    ("conditional", "a conditional step"),
+    ("across_turns", "across turns"),
+    ("across_turns_changing", "across turns, changing"),
+    ("restart", "restarted"),
+    ("hidden_choice", "a hidden choice"),
+)
+
+
+def kind(doc: dict) -> str:
+    """The kind of a generated loop (a key of :data:`KINDS`), read back from its document."""
+    steps, loop = doc["step"], doc.get("loop", {})
+    for feature in ("random", "conditional"):
+        if any(s.get(feature) for s in steps):
+            return feature
+    if any(s.get("hidden") for s in steps):
+        return "hidden_choice"
+    if any("unless" in s for s in steps):
+        return "unless"
+    if doc.get("breaker"):
+        return "breaker"
+    if "ends_when" in loop:
+        return "ends"
+    if loop.get("spans_turns"):
+        return "across_turns_changing" if loop.get("meaningful_change") else "across_turns"
+    if loop.get("shortcut_before"):
+        return "restart"
+    involved = sum(1 for s in steps if s.get("optional"))
+    if involved == 0:
+        return "mandatory"
+    if involved == 1:
+        return "one"
+    return "independent" if loop.get("independent") else "dependent"
+
+
 def shapes(max_players: int = 4, space: str = "format1") -> list[dict]:
     """Every loop shape (without intents) of a space (:data:`SPACES`), smallest first: by
     players, then steps.  The ``full`` space is ``format1``'s shapes followed, within each size,
@@ -329,9 +374,12 @@ class Class:
     players: tuple[tuple[int, int], ...] = ()
     """(number of players, loops of the class with that many players), so that a sub-atlas of
     some of the rulesets (:func:`restrict`) can count its own agreement by players."""
+    kinds: tuple[tuple[str, int, int], ...] = ()
+    """(kind of loop, loops of the class of that kind, the first of them in enumeration order),
+    from which the heat map is made, for an atlas and for any restriction of it."""
 
 
-def _settle_range(args) -> tuple[dict, list[int], dict, int]:
+def _settle_range(args) -> tuple[dict, list[int], dict, int, dict]:
     """Worker: settle every scenario of the shapes ``start:stop`` of a space, which the worker
     enumerates itself (nothing but the bounds crosses the process boundary); per-class counts and
     smallest examples, pairwise disagreements, and tallies by players.
@@ -345,9 +393,11 @@ def _settle_range(args) -> tuple[dict, list[int], dict, int]:
     classes: dict = {}
     pairs = [0] * (len(rulesets) * len(rulesets))
     by_players: dict[int, list[int]] = {}
+    by_kind: dict[str, int] = {}
     for shape in all_shapes[start:stop]:
         n = len(shape["players"])
         tally = by_players.setdefault(n, [0, 0])
+        shape_kind = kind(shape)
         parsed = parse_document(shape, "atlas.toml", "atlas")
         for table in _intent_tables(shape):
             intents = {p: Intent(v) for p, v in table.items()}
@@ -355,17 +405,20 @@ def _settle_range(args) -> tuple[dict, list[int], dict, int]:
             sig = signature(compare(sf, rulesets), fields)
             tally[0] += 1
             tally[1] += agrees(sig)
+            by_kind[shape_kind] = by_kind.get(shape_kind, 0) + 1
             entry = classes.get(sig)
             if entry is None:
                 doc = dict(shape)
                 if table:
                     doc["intent"] = table
-                entry = classes[sig] = [0, offset, doc, {}]
+                entry = classes[sig] = [0, offset, doc, {}, {}]
             entry[0] += 1
             entry[3][n] = entry[3].get(n, 0) + 1
+            kinds = entry[4].setdefault(shape_kind, [0, offset])
+            kinds[0] += 1
             _count_pairs(sig, pairs, len(rulesets))
             offset += 1
-    return classes, pairs, by_players, stop - start
+    return classes, pairs, by_players, stop - start, by_kind
 
 
 def _ranges(counts: Sequence[int], per_task: int) -> list[tuple[int, int, int]]:
@@ -379,12 +432,54 @@ def _ranges(counts: Sequence[int], per_task: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def _count_pairs(sig: tuple, pairs: list[int], n: int, weight: int = 1) -> None:
+def _disagreeing_pairs(sig: tuple, n: int) -> list[int]:
+    """The pairs of rulesets (as ``a * n + b``, a < b) that disagree in this signature."""
     results, *parts = sig
-    for a in range(n):
-        for b in range(a + 1, n):
-            if results[a] != results[b] or any(p[a] != p[b] for p in parts if p[a] >= 0 and p[b] >= 0):
-                pairs[a * n + b] += weight
+    return [
+        a * n + b
+        for a in range(n)
+        for b in range(a + 1, n)
+        if results[a] != results[b] or any(p[a] != p[b] for p in parts if p[a] >= 0 and p[b] >= 0)
+    ]
+
+
+def _count_pairs(sig: tuple, pairs: list[int], n: int, weight: int = 1) -> None:
+    for pair in _disagreeing_pairs(sig, n):
+        pairs[pair] += weight
+
+
+def _merge_kinds(into: dict, more) -> None:
+    """Add (kind, (count, first)) figures into ``into`` (kind -> [count, first])."""
+    for name, (count, first) in more:
+        entry = into.setdefault(name, [0, first])
+        entry[0] += count
+        entry[1] = min(entry[1], first)
+
+
+def _kinds(of_kind: dict) -> tuple[tuple[str, int, int], ...]:
+    return tuple((name, count, first) for name, (count, first) in sorted(of_kind.items()))
+
+
+def _kind_table(listed, n: int, totals: dict) -> tuple:
+    """The heat map's figures (see :attr:`Atlas.by_kind`) from the listed classes' kind counts."""
+    cells: dict = {}
+    for number, cls in enumerate(listed, 1):
+        disagreeing = _disagreeing_pairs(cls.signature, n)
+        for name, count, first in cls.kinds:
+            for pair in disagreeing:
+                cell = cells.get((name, pair))
+                if cell is None:
+                    cells[name, pair] = [count, first, number]
+                else:
+                    cell[0] += count
+                    if first < cell[1]:
+                        cell[1], cell[2] = first, number
+    order = [a * n + b for a in range(n) for b in range(a + 1, n)]
+    return tuple(
+        (name, totals[name], tuple((cells[name, p][0], cells[name, p][2]) if (name, p) in cells else (0, None) for p in order))
+        for name, _ in KINDS
+        if name in totals
+    )
 
 
 # --- worker processes ---------------------------------------------------------------------------
@@ -500,6 +595,9 @@ class Atlas:
     """(players, scenarios, scenarios where every ruleset agrees)."""
     fields: tuple[str, ...] = FIELDS
     """The outcome fields compared besides the result (see :func:`signature`)."""
+    by_kind: tuple[tuple[str, int, tuple[tuple[int, int | None], ...]], ...] = ()
+    """Per kind of loop (:data:`KINDS` order): (kind, loops, and per pair in :attr:`pairs` order
+    (disagreeing loops, the 1-based class of the smallest such loop, or None))."""
 
     def examples(self) -> list[ScenarioFile]:
         """Each listed class's smallest example, as a scenario (``class-1`` is the largest class)."""
@@ -541,25 +639,29 @@ def build(
     merged: dict = {}
     pairs = [0] * (len(keys) * len(keys))
     by_players: dict[int, list[int]] = {}
+    by_kind: dict[str, int] = {}
 
     def absorb(result) -> None:
-        classes, part_pairs, tallies, done = result
+        classes, part_pairs, tallies, done, kinds = result
+        for name, count in kinds.items():
+            by_kind[name] = by_kind.get(name, 0) + count
         for n, (count, agreeing) in tallies.items():
             tally = by_players.setdefault(n, [0, 0])
             tally[0] += count
             tally[1] += agreeing
         for i, v in enumerate(part_pairs):
             pairs[i] += v
-        for sig, (n, first, doc, players) in classes.items():
+        for sig, (n, first, doc, players, of_kind) in classes.items():
             entry = merged.get(sig)
             if entry is None:
-                merged[sig] = [n, first, doc, dict(players)]
+                merged[sig] = [n, first, doc, dict(players), {k: list(v) for k, v in of_kind.items()}]
             else:
                 entry[0] += n
                 if first < entry[1]:
                     entry[1], entry[2] = first, doc
                 for count, more in players.items():
                     entry[3][count] = entry[3].get(count, 0) + more
+                _merge_kinds(entry[4], of_kind.items())
         if progress:
             progress(done)
 
@@ -585,12 +687,17 @@ def build(
 
     total = sum(t[0] for t in by_players.values())
     agreeing = sum(entry[0] for sig, entry in merged.items() if agrees(sig))
-    listed = [Class(sig, n, first, doc, tuple(sorted(players.items()))) for sig, (n, first, doc, players) in merged.items() if not agrees(sig)]
+    listed = [
+        Class(sig, n, first, doc, tuple(sorted(players.items())), _kinds(of_kind))
+        for sig, (n, first, doc, players, of_kind) in merged.items()
+        if not agrees(sig)
+    ]
     listed.sort(key=lambda c: (-c.count, c.first))
     n = len(keys)
     pair_rows = tuple((keys[a], keys[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
     players = tuple((n, t[0], t[1]) for n, t in sorted(by_players.items()))
-    return Atlas(chosen, total, agreeing, tuple(listed), pair_rows, players, fields)
+    kinds = _kind_table(listed, len(keys), by_kind)
+    return Atlas(chosen, total, agreeing, tuple(listed), pair_rows, players, fields, kinds)
 
 
 def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | None = None) -> Atlas:
@@ -622,19 +729,21 @@ def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | 
         _count_pairs(sig, pairs, n, cls.count)
         entry = merged.get(sig)
         if entry is None:
-            merged[sig] = [cls.count, cls.first, cls.example, dict(cls.players)]
+            merged[sig] = [cls.count, cls.first, cls.example, dict(cls.players), {name: [c, f] for name, c, f in cls.kinds}]
             continue
         entry[0] += cls.count
         if cls.first < entry[1]:
             entry[1], entry[2] = cls.first, cls.example
         for players, count in cls.players:
             entry[3][players] = entry[3].get(players, 0) + count
-    listed = [Class(sig, count, first, doc, tuple(sorted(players.items()))) for sig, (count, first, doc, players) in merged.items()]
+        _merge_kinds(entry[4], ((name, (c, f)) for name, c, f in cls.kinds))
+    listed = [Class(sig, count, first, doc, tuple(sorted(players.items())), _kinds(kinds)) for sig, (count, first, doc, players, kinds) in merged.items()]
     listed.sort(key=lambda c: (-c.count, c.first))
     chosen = [keys[i] for i in where]
     pair_rows = tuple((chosen[a], chosen[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
     by_players = tuple((p, total, agreeing_by_players.get(p, 0)) for p, total, _ in atlas.by_players)
-    return Atlas(tuple(rulesets), atlas.total, agreeing, tuple(listed), pair_rows, by_players, fields)
+    kinds = _kind_table(listed, n, {name: total for name, total, _ in atlas.by_kind})
+    return Atlas(tuple(rulesets), atlas.total, agreeing, tuple(listed), pair_rows, by_players, fields, kinds)
 
 
 # --- words --------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ control characters as codes (:func:`_say`).
 
 from __future__ import annotations
 
+import contextlib
 import errno
-import functools
 import os
 import stat
 import sys
@@ -80,18 +80,58 @@ def _rulesets(keys):
 
 def _scenarios(paths):
     from .library import resolve
-    from .loader import ScenarioError
+    from .loader import MAX_BYTES, ScenarioError, parse_bytes
 
+    if list(paths).count("-") > 1:
+        raise InputError("-: standard input can be read only once")
     out = []
     try:
         for p in paths:
-            out.extend(resolve(p))
+            if p == "-":
+                # At most one byte more than a file may hold: an endless stream is refused at once.
+                raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+                out.append(parse_bytes(raw, "<stdin>", "stdin", file="<stdin>"))
+            else:
+                out.extend(resolve(p))
     except ScenarioError as exc:
         raise InputError(str(exc)) from None
     for sf in out:
         for warning in sf.warnings:
             _say(f"warning: {sf.file}: {warning}", err=True)
     return out
+
+
+# Report formats by the extension of -o's file, used when -f is not given.
+EXTENSIONS = {".md": "md", ".markdown": "md", ".html": "html", ".htm": "html", ".json": "json"}
+
+
+def _format(fmt: str | None, output: str | None) -> str:
+    """The format asked for, else the one -o's extension names, else markdown."""
+    if fmt:
+        return fmt
+    return EXTENSIONS.get(Path(output).suffix.lower(), "md") if output and output != "-" else "md"
+
+
+def _colour(ctx: click.Context) -> None:
+    """No colour when NO_COLOR is set to anything but the empty string (https://no-color.org)."""
+    if os.environ.get("NO_COLOR", ""):
+        ctx.color = False
+
+
+def _complete_paths(ctx, param, incomplete: str):
+    """Shell completion for PATH: built-in scenario names, then files and folders."""
+    from click.shell_completion import CompletionItem
+
+    from .library import names
+
+    return [CompletionItem(n) for n in names() if n.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+
+
+def _complete_rulesets(ctx, param, incomplete: str):
+    """Shell completion for -r: ruleset keys, their aliases and 'all'."""
+    reg = _registry()
+    words = ["all", *reg.keys(), *(a for r in reg.rulesets for a in r.aliases)]
+    return [w for w in dict.fromkeys(words) if w.startswith(incomplete)]
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -269,26 +309,35 @@ def plugin_timeout_option(command):
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and exit.")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Settle Magic: The Gathering loops under every era's rules, side by side.
 
-    A scenario is a TOML file describing one loop (see the README, "Scenario files"), or the
-    name of a built-in scenario (see 'loopcompare scenarios').
+    A scenario is a TOML file describing one loop (see the README, "Scenario files"), the
+    name of a built-in scenario (see 'loopcompare scenarios'), or - for standard input.
+    Colour (on a terminal) is off when NO_COLOR is set.
     """
+    _colour(ctx)
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
 @click.option("--as-of", "as_of", metavar="DATE", help="Compare under the rules in force on DATE (YYYY-MM-DD, from 1998-03-31): the CR, and the MTR where one existed.")
 @plugin_timeout_option
-def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
+@click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
+@click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
+@click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
+def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only, mermaid) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
 
+    fmt = _format(fmt, output)
+    if table_only and fmt == "json":
+        raise InputError("--table-only: JSON always has whole outcomes; use -f md or -f html")
     check_output(output, paths)
     rulesets = _rulesets(keys)
     if as_of:
@@ -306,11 +355,11 @@ def compare(paths, keys, fmt, output, only_differences, as_of) -> None:
             merged.setdefault(r.key, r)
         rulesets = tuple(merged.values())
     comparisons = [run(s, rulesets) for s in _scenarios(paths)]
-    _emit(render(comparisons, fmt, only_differences=only_differences), output)
+    _emit(render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid), output)
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @plugin_timeout_option
 def check(paths) -> None:
     """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
@@ -343,7 +392,7 @@ def check(paths) -> None:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("--strict", is_flag=True, help="Treat warnings (probable mistakes) as errors.")
 def validate(paths, strict) -> None:
     """Validate scenario files; exit 2 if any is invalid (every error of a file is reported)."""
@@ -517,14 +566,15 @@ def render_timelines(timelines, fmt: str) -> str:
 
 
 @main.command()
-@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 @plugin_timeout_option
 def timeline(paths, fmt, output) -> None:
     """Settle each scenario under every era in order: when did its outcome change, and why?"""
     from .timeline import build
 
+    fmt = _format(fmt, output)
     check_output(output, paths)
     rulesets = _registry().rulesets
     timelines = [build(sf, rulesets) for sf in _scenarios(paths)]
@@ -538,21 +588,27 @@ def render_atlas(atlas, fmt: str) -> str:
     return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
 
 
-def build_atlas(rulesets, jobs: int | None, **options):
+def _progress(length: int, label: str):
+    """A progress bar on stderr when stderr is a terminal; otherwise nothing is shown."""
+    stream = sys.stderr
+    return click.progressbar(length=length, label=label, file=stream) if stream.isatty() else None
+
+
+def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
     """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise);
     ``options`` go to :func:`comparator.atlas.build` (``fields``, ``space``)."""
     from . import atlas as atlases
 
-    if not sys.stderr.isatty():
+    bar = _progress(len(atlases.shapes(space=options.get("space", "format1"))), "settling loops") if progress else None
+    if bar is None:
         return atlases.build(rulesets, jobs=jobs, **options)
-    length = len(atlases.shapes(space=options.get("space", "format1")))
-    with click.progressbar(length=length, label="settling loops", file=sys.stderr) as bar:
+    with bar:
         return atlases.build(rulesets, jobs=jobs, progress=bar.update, **options)
 
 
 @main.command()
-@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
 @click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
@@ -568,6 +624,7 @@ def atlas(keys, fmt, output, jobs, examples_dir, space) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import atlas as atlases
 
+    fmt = _format(fmt, output)
     rulesets = _rulesets(keys)
     if len(rulesets) < 2:
         raise InputError("the atlas compares two or more rulesets")
@@ -594,7 +651,7 @@ def _examples_folder(name: str) -> Path:
 
 
 @main.command()
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="Report format.")
+@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
 def history(fmt, output, jobs) -> None:
@@ -603,6 +660,7 @@ def history(fmt, output, jobs) -> None:
     from . import amendments
     from .library import load_builtin, names
 
+    fmt = _format(fmt, output)
     rulesets = _registry().rulesets
     atlas = build_atlas(amendments.eras(rulesets), jobs, fields=amendments.FIELDS)
     report = amendments.build(rulesets, atlas, [load_builtin(n) for n in names()])
@@ -616,27 +674,32 @@ def _builtin_eras():
     return tuple(r for r in _registry().rulesets if r.key in BUILTIN)
 
 
-@functools.lru_cache(maxsize=1)
-def _eras_atlas():
-    """The gallery's one atlas run: every built-in era, compared on the history's fields.  The
-    history report reads it whole; the mission atlas is its restriction (nothing is settled twice)."""
-    from . import amendments
-
-    return amendments.build_atlas(_builtin_eras())
+_ATLASES: dict = {}
 
 
-@functools.lru_cache(maxsize=1)
-def _mission_atlas():
+def _eras_atlas(progress: bool = False):
+    """The gallery's one atlas run, once per process: every built-in era, compared on the
+    history's fields (a progress bar on a terminal with ``progress``).  The history report reads
+    it whole; the mission atlas is its restriction (nothing is settled twice)."""
+    if "eras" not in _ATLASES:
+        from . import amendments
+
+        _ATLASES["eras"] = build_atlas(amendments.eras(_builtin_eras()), None, progress, fields=amendments.FIELDS)
+    return _ATLASES["eras"]
+
+
+def _mission_atlas(progress: bool = False):
     """The gallery's atlas of the four mission rulesets: the eras atlas restricted to them
     (the same as building it on its own, see tests/test_amendments.py)."""
     from . import atlas as atlases
 
-    return atlases.restrict(_eras_atlas(), _registry().select([]), atlases.FIELDS)
+    return atlases.restrict(_eras_atlas(progress), _registry().select([]), atlases.FIELDS)
 
 
-def gallery_files() -> dict[str, str]:
+def gallery_files(progress: bool = False) -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
-    its timeline under every era (``timelines/``), the atlas and the history of the loop rules."""
+    its timeline under every era (``timelines/``), the atlas and the history of the loop rules;
+    with ``progress``, bars on a terminal."""
     from . import amendments
     from .compare import compare as run
     from .library import load_builtin, names
@@ -648,12 +711,16 @@ def gallery_files() -> dict[str, str]:
     scenarios = [load_builtin(n) for n in names()]
     comparisons = [run(sf, rulesets) for sf in scenarios]
     files: dict[str, str] = {}
-    for sf, c in zip(scenarios, comparisons):
-        timeline = build(sf, eras)
-        for fmt in FORMATS:
-            files[f"{c.scenario.id}.{fmt}"] = render([c], fmt)
-            files[f"timelines/{c.scenario.id}.{fmt}"] = render_timelines([timeline], fmt)
-    atlas = _mission_atlas()
+    bar = _progress(len(scenarios), "rendering reports") if progress else None
+    with bar or contextlib.nullcontext():
+        for sf, c in zip(scenarios, comparisons):
+            timeline = build(sf, eras)
+            for fmt in FORMATS:
+                files[f"{c.scenario.id}.{fmt}"] = render([c], fmt)
+                files[f"timelines/{c.scenario.id}.{fmt}"] = render_timelines([timeline], fmt)
+            if bar is not None:
+                bar.update(1)
+    atlas = _mission_atlas(progress)
     for fmt in FORMATS:
         files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
     history = amendments.build(eras, _eras_atlas(), scenarios)
@@ -677,7 +744,7 @@ def gallery(check_only, folder, force) -> None:
     root = Path(folder)
     if not check_only and not force:
         _refuse_foreign_folder(root)
-    files = gallery_files()
+    files = gallery_files(progress=True)
     if check_only:
         stale = [name for name, text in files.items() if not (root / name).is_file() or (root / name).read_bytes() != text.encode("utf-8")]
         for name in stale:

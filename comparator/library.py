@@ -48,7 +48,12 @@ def resolve(argument: str) -> list[ScenarioFile]:
         return [load(path)]
     if argument in names():
         return [load_builtin(argument)]
-    raise ScenarioError(argument, "", "no such file, and no built-in scenario of that name (see 'loopcompare scenarios')")
+    import difflib
+
+    close = difflib.get_close_matches(argument, names(), n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    raise ScenarioError(argument, "", f"no such file, and no built-in scenario of that name{hint}; see 'loopcompare scenarios'")
+
 
 
 def _unreachable(path: Path) -> str | None:

@@ -10,6 +10,8 @@ on stderr, and ``validate --strict`` turns them into errors.
 
 from __future__ import annotations
 
+import difflib
+
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -308,7 +310,9 @@ class _Parser:
         known = allowed | later
         unknown = sorted(set(table) - known)
         for key in unknown:
-            self.record(_at(section, f"{prefix}.{key}" if prefix else key), f"unknown key; expected one of {', '.join(sorted(known))}")
+            close = difflib.get_close_matches(key, sorted(known), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            self.record(_at(section, f"{prefix}.{key}" if prefix else key), f"unknown key{hint}; expected one of {', '.join(sorted(known))}")
         for key in sorted(set(table) & later):
             self.needs_format_2(_at(section, f"{prefix}.{key}" if prefix else key), f"'{key}'")
         if unknown:

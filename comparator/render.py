@@ -41,6 +41,14 @@ class Raw(str):
     """Markdown that the renderer wrote itself (already escaped): table cells keep it as is."""
 
 
+ODD_CELLS = "In those rows, the cells in bold differ from the row's most common value."
+
+
+def _odd_cells(cells: Sequence[str], marked: Sequence[bool]) -> list:
+    """Table cells with the marked ones in bold (escaped here, so kept as :class:`Raw`)."""
+    return [Raw(f"**{md(c)}**") if marked and marked[i] and c.strip() else c for i, c in enumerate(cells)]
+
+
 @contextmanager
 def _narrow_tabulate():
     """tabulate measures wide characters only when wcwidth happens to be installed; measure by
@@ -67,12 +75,12 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         )
 
 
-def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, anchor: bool, quotes: bool = True) -> None:
+def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, anchor: bool, quotes: bool = True, mermaid: bool = False, heading: str | None = None) -> None:
     h = "#" * level
     sc = view.scenario
     if anchor:
         out.append(f'<a id="{sc.anchor}"></a>\n')
-    out.append(f"{h} {md(sc.title)}\n")
+    out.append(f"{h} {md(heading or sc.title)}\n")
     if sc.description:
         out.append(md(sc.description) + "\n")
     facts = [f"*Scenario:* {md(sc.id)} ({md(sc.file)})"]
@@ -84,6 +92,10 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
 
     out.append(f"{h}# The loop\n")
     out.append(f"**Players, in turn order:** {md(sc.players)}\n")
+    if mermaid:
+        from .diagram import mermaid as mermaid_text
+
+        out.append("```mermaid\n" + mermaid_text(view.diagram) + "\n```\n")
     out.append(md_table(["#", "By", "Does", "Kind", "Effect"], [[str(s.number), s.by, s.does, s.kind, s.effect] for s in sc.steps]) + "\n")
     lines = []
     if sc.state:
@@ -99,14 +111,9 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
     if view.agree:
         out.append("Every ruleset gives the same outcome.\n")
     else:
-        out.append(f"Rows marked **{DIFFERS}** differ between the rulesets: " + ", ".join(md(d) for d in view.differences) + ".\n")
+        out.append(f"Rows marked **{DIFFERS}** differ between the rulesets: " + ", ".join(md(d) for d in view.differences) + f". {ODD_CELLS}\n")
     if view.rows:
-        headers = ["Outcome"] + [c.name for c in view.columns]
-        rows = []
-        for row in view.rows:
-            label = Raw(f"**{DIFFERS} {md(row.label)}**") if row.differs else row.label
-            rows.append([label] + list(row.cells))
-        out.append(md_table(headers, rows) + "\n")
+        out.append(_outcome_table(view) + "\n")
 
     out.append(f"{h}# How each ruleset settles it\n")
     for section in view.sections:
@@ -127,8 +134,9 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
                 out.append("\n".join(f"- {md(name)}: {md(line)}" for name, line in section.sources) + "\n")
 
 
-def markdown(report: Report) -> str:
-    """The report as GitHub-flavoured markdown."""
+def markdown(report: Report, *, mermaid: bool = False) -> str:
+    """The report as GitHub-flavoured markdown; with ``mermaid``, each loop also drawn as a
+    Mermaid flowchart (GitHub renders it; off by default so pasted tables stay plain)."""
     out: list[str] = [f"# {md(report.title)}\n"]
     if report.several:
         out.append("## Contents\n")
@@ -136,17 +144,45 @@ def markdown(report: Report) -> str:
         if report.see_also:
             out.append("See also: " + "; ".join(f"[{md(text)}]({link})" for text, link in report.see_also) + ".\n")
         out.append("## Summary\n")
-        out.append(f"Each cell: result \u00d7 iterations (+ steps), who deviates, and the state at the cut. **{DIFFERS}** marks the loops the rulesets disagree on.\n")
+        out.append(
+            f"Each cell: result \u00d7 iterations (+ steps), who deviates, and the state at the cut. **{DIFFERS}** marks the loops the rulesets disagree on; "
+            "in those rows, the cells in bold differ from the row's most common outcome.\n"
+        )
         headers = ["Loop"] + [c.name for c in report.columns] + [DIFFERS]
-        rows = [[Raw(f"[{md(s.title)}]({s.link})")] + list(s.cells) + [DIFFERS if s.differs else ""] for s in report.summary]
+        rows = [[Raw(f"[{md(s.title)}]({s.link})")] + _odd_cells(s.cells, s.marked) + [DIFFERS if s.differs else ""] for s in report.summary]
         out.append(md_table(headers, rows) + "\n")
         for view in report.comparisons:
-            _markdown_comparison(view, 2, out, anchor=True)
+            _markdown_comparison(view, 2, out, anchor=True, mermaid=mermaid)
     else:
         view = report.comparisons[0]
         out = []
-        _markdown_comparison(view, 1, out, anchor=False)
+        _markdown_comparison(view, 1, out, anchor=False, mermaid=mermaid, heading=report.title)
     return _finish("\n".join(out))
+
+
+def _outcome_table(view: ComparisonView) -> str:
+    headers = ["Outcome"] + [c.name for c in view.columns]
+    rows = []
+    for row in view.rows:
+        label = Raw(f"**{DIFFERS} {md(row.label)}**") if row.differs else row.label
+        rows.append([label] + _odd_cells(row.cells, row.marked))
+    return md_table(headers, rows)
+
+
+def tables_markdown(report: Report, *, title: str | None = None) -> str:
+    """Only the outcome tables (``compare --table-only``): for pasting into an article.  Several
+    scenarios are each introduced by their title in bold; ``title`` adds a heading."""
+    out: list[str] = [f"# {md(title)}\n"] if title else []
+    for view in report.comparisons:
+        if report.several:
+            out.append(f"**{md(view.scenario.title)}**\n")
+        out.append((_outcome_table(view) if view.rows else "Every ruleset gives the same outcome.") + "\n")
+    return _finish("\n".join(out))
+
+
+def tables_html(report: Report, *, title: str | None = None) -> str:
+    """Only the outcome tables, as an HTML fragment (no page, no style: the article's own applies)."""
+    return _finish(_environment().get_template("tables.html.j2").render(report=report, title=title, differs=DIFFERS))
 
 
 def _finish(text: str) -> str:
@@ -172,7 +208,7 @@ def _environment():
     """The jinja2 environment every HTML page is rendered in: autoescaped, strict."""
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
-    return Environment(
+    env = Environment(
         loader=PackageLoader("loopcompare.comparator", "templates"),
         autoescape=select_autoescape(default=True, default_for_string=True),
         undefined=StrictUndefined,
@@ -180,6 +216,38 @@ def _environment():
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["dates"] = _dates
+    env.globals["loop_svg"] = _loop_svg
+    env.globals["timeline_svg"] = _timeline_svg
+    return env
+
+
+_DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
+
+
+def _dates(text):
+    """Text escaped for HTML with each ISO date kept on one line (a date never wraps at its hyphens)."""
+    from markupsafe import Markup, escape
+
+    return Markup(_DATE.sub(lambda m: f'<span class="date">{m.group(0)}</span>', str(escape(text))))
+
+
+def _timeline_svg(timeline, id_prefix: str):
+    """The timeline chart as inline SVG, trusted markup (:mod:`.charts` escapes every text in it)."""
+    from markupsafe import Markup
+
+    from .charts import timeline_svg
+
+    return Markup(timeline_svg(timeline, id_prefix))
+
+
+def _loop_svg(diagram, id_prefix: str):
+    """The loop diagram as inline SVG, trusted markup (:mod:`.diagram` escapes every text in it)."""
+    from markupsafe import Markup
+
+    from .diagram import svg
+
+    return Markup(svg(diagram, id_prefix))
 
 
 def _page(template: str, **context) -> str:
@@ -198,14 +266,30 @@ def html(report: Report) -> str:
 # --- any format ------------------------------------------------------------------------------------
 
 
-def report(comparisons, fmt: str, *, only_differences: bool = False, title: str | None = None, links=None, see_also=()) -> str:
-    """A report of comparisons as ``md``, ``html`` or ``json``."""
+def report(
+    comparisons,
+    fmt: str,
+    *,
+    only_differences: bool = False,
+    title: str | None = None,
+    links=None,
+    see_also=(),
+    mermaid: bool = False,
+    table_only: bool = False,
+) -> str:
+    """A report of comparisons as ``md``, ``html`` or ``json``.
+
+    ``mermaid`` draws each loop as a Mermaid flowchart (markdown); ``table_only`` keeps only the
+    outcome tables (markdown, or an HTML fragment); JSON always has everything.
+    """
     from .report import build
 
     if fmt == "json":
         return json_report(comparisons)
     view = build(comparisons, title=title, only_differences=only_differences, links=links, see_also=see_also)
-    return markdown(view) if fmt == "md" else html(view)
+    if table_only:
+        return tables_markdown(view, title=title) if fmt == "md" else tables_html(view, title=title)
+    return markdown(view, mermaid=mermaid) if fmt == "md" else html(view)
 
 
 # --- JSON ------------------------------------------------------------------------------------------
@@ -278,7 +362,23 @@ def timeline_json(timelines) -> str:
 
 
 def _share(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "\u2014"
+    """A share in per cent to a useful precision: one decimal from 1%, two significant digits
+    below it (a class of one loop in 42,327 is "0.0024%", not "0.0%"), never rounded to 0 or 100."""
+    if not whole:
+        return "\u2014"
+    if part in (0, whole):
+        return f"{100 * part // whole}%"
+    decimals = 1
+    while 100 * part * 10**decimals < 10 * whole:  # fewer than two significant digits shown
+        decimals += 1
+    while f"{100 * part / whole:.{decimals}f}" == "100." + "0" * decimals:
+        decimals += 1
+    return f"{100 * part / whole:.{decimals}f}%"
+
+
+def heat_level(part: int, whole: int) -> int:
+    """A heat-map cell's shade, 0 (none disagree) to 5 (nearly all), by fifths."""
+    return 0 if not part or not whole else min(5, 1 + 5 * part // (whole + 1))
 
 
 def atlas_markdown(atlas) -> str:
@@ -301,6 +401,9 @@ def atlas_markdown(atlas) -> str:
     out.append("## How often each pair of rulesets disagrees\n")
     by_key = {r.key: r.name for r in atlas.rulesets}
     out.append(md_table(["Rulesets", "Disagree", "Share"], [[f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)] for a, b, n in atlas.pairs]) + "\n")
+    out.append("## Where each pair disagrees, by kind of loop\n")
+    out.append("Each cell: the share of loops of that kind on which the two rulesets disagree, and the class of the smallest such loop.\n")
+    out.append(md_table(["Kind of loop", "Loops"] + [f"{by_key[a]} / {by_key[b]}" for a, b, _ in atlas.pairs], [_heat_row(row, Raw) for row in heat_map(atlas)]) + "\n")
     out.append("## Classes of disagreement\n")
     rows = [[Raw(f"[{i}](#class-{i})"), f"{c.count:,}", _share(c.count, atlas.total), atlases.sentence(atlas, c)] for i, c in enumerate(atlas.classes, 1)]
     out.append(md_table(["Class", "Loops", "Share", "What differs"], rows) + "\n")
@@ -313,6 +416,23 @@ def atlas_markdown(atlas) -> str:
         view = comparison_view(comparison, f"class-{i}-example")
         _markdown_comparison(view, 3, out, anchor=False, quotes=False)
     return _finish("\n".join(out))
+
+
+def heat_map(atlas) -> list[tuple[str, str, list[tuple[str, int, int | None]]]]:
+    """The atlas's heat map: per kind of loop, its words, its size, and per pair of rulesets
+    (share, shade 0-5, the class of its smallest disagreeing loop or None)."""
+    from .atlas import KINDS
+
+    words = dict(KINDS)
+    return [
+        (words[name], f"{total:,}", [(_share(count, total), heat_level(count, total), number) for count, number in cells])
+        for name, total, cells in atlas.by_kind
+    ]
+
+
+def _heat_row(row, raw) -> list:
+    words, total, cells = row
+    return [words, total] + [raw(f"[{share}](#class-{number})") if number else share for share, _, number in cells]
 
 
 def atlas_html(atlas) -> str:
@@ -341,6 +461,7 @@ def atlas_html(atlas) -> str:
         pairs=[(f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)) for a, b, n in atlas.pairs],
         players=[(n, f"{t:,}", f"{a:,} ({_share(a, t)})") for n, t, a in atlas.by_players],
         agreeing=f"{atlas.agreeing:,} ({_share(atlas.agreeing, atlas.total)})",
+        heat=heat_map(atlas),
     )
 
 
@@ -369,6 +490,10 @@ def atlas_json(atlas) -> str:
         "agreeing": atlas.agreeing,
         "by_players": [{"players": n, "total": t, "agreeing": a} for n, t, a in atlas.by_players],
         "pairs": [{"rulesets": [a, b], "disagree": n} for a, b, n in atlas.pairs],
+        "by_kind": [
+            {"kind": name, "total": total, "pairs": [{"rulesets": [a, b], "disagree": count, "smallest_class": number} for (a, b, _), (count, number) in zip(atlas.pairs, cells)]}
+            for name, total, cells in atlas.by_kind
+        ],
         "classes": classes,
     }
     return _json(doc)

@@ -15,6 +15,8 @@ from loopcompare.rulesets.history import period_in_words
 from loopcompare.rulesets.outcome import FIELD_LABELS, FIELDS_BY_NAME
 
 from .compare import Comparison
+from .diagram import Diagram
+from .diagram import build as build_diagram
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,15 @@ class Column:
 
 @dataclass(frozen=True)
 class Row:
-    """One outcome field across the rulesets; ``differs`` marks the rows that disagree."""
+    """One outcome field across the rulesets; ``differs`` marks the rows that disagree, and
+    ``marked`` the cells that differ from the row's most common value (see :func:`odd_ones`)."""
 
     field: str
     label: str
     cells: tuple[str, ...]
     differs: bool
     compared: bool = True
+    marked: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,6 +100,7 @@ class ComparisonView:
     rows: tuple[Row, ...]
     sections: tuple[Section, ...]
     differences: tuple[str, ...]
+    diagram: Diagram
 
     @property
     def agree(self) -> bool:
@@ -113,6 +118,7 @@ class SummaryRow:
     link: str
     cells: tuple[str, ...]
     differs: bool
+    marked: tuple[bool, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -291,7 +297,8 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
         if spec is not None and spec.hide_neutral and all(v == spec.neutral for v in values):
             continue  # a format 2 field every ruleset leaves neutral says nothing here
         label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
-        rows.append(Row(name, label, tuple(show(v) for v in values), differs))
+        cells = tuple(show(v) for v in values)
+        rows.append(Row(name, label, cells, differs, marked=odd_ones(cells) if differs else ()))
     if not only_differences:
         cells = tuple(show(list(comparison.outcomes[r.key].rules)) for r in comparison.rulesets)
         rows.append(Row("rules", FIELD_LABELS["rules"], cells, False, compared=False))
@@ -314,7 +321,20 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
                 sources=provenance(r, [key for key, _ in out.quotes]),
             )
         )
-    return ComparisonView(scenario_view(comparison, anchor), columns(comparison.rulesets), tuple(rows), tuple(sections), differences)
+    return ComparisonView(scenario_view(comparison, anchor), columns(comparison.rulesets), tuple(rows), tuple(sections), differences, build_diagram(comparison))
+
+
+def odd_ones(cells: Sequence[str]) -> tuple[bool, ...]:
+    """Which cells differ from the row's most common value (the earliest such value on a tie).
+
+    Marking those cells rather than whole rows keeps the marking informative when many rulesets
+    are compared: under every era a differing row still shows which eras stand apart.
+    """
+    counts: dict[str, int] = {}
+    for cell in cells:
+        counts[cell] = counts.get(cell, 0) + 1
+    common = max(counts, key=lambda c: counts[c])  # max keeps the first of equal counts
+    return tuple(cell != common for cell in cells)
 
 
 def provenance(ruleset, keys) -> tuple[tuple[str, str], ...]:
@@ -379,17 +399,12 @@ def build(
         for r in c.rulesets:
             if r not in all_rulesets:
                 all_rulesets.append(r)
-    summary = tuple(
-        SummaryRow(
-            id=c.scenario.id,
-            anchor=a,
-            title=c.scenario.scenario.title,
-            link=(links[i] if links else f"#{a}"),
-            cells=tuple(summary_cell(c, r.key) if r.key in c.outcomes else "\u2014" for r in all_rulesets),
-            differs=bool(c.differences),
-        )
-        for i, (c, a) in enumerate(zip(comparisons, names))
-    )
+    summary = []
+    for i, (c, a) in enumerate(zip(comparisons, names)):
+        cells = tuple(summary_cell(c, r.key) if r.key in c.outcomes else "\u2014" for r in all_rulesets)
+        link = links[i] if links else f"#{a}"
+        marked = odd_ones(cells) if c.differences else ()
+        summary.append(SummaryRow(c.scenario.id, a, c.scenario.scenario.title, link, cells, bool(c.differences), marked))
     if title is None:
         title = comparisons[0].scenario.scenario.title if len(comparisons) == 1 else f"{len(comparisons)} loops compared"
-    return Report(title, views, columns(all_rulesets), summary, only_differences, tuple(see_also))
+    return Report(title, views, columns(all_rulesets), tuple(summary), only_differences, tuple(see_also))

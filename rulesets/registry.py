@@ -55,7 +55,11 @@ class UnknownRuleset(KeyError):
         self.aliases = aliases
 
     def __str__(self) -> str:
-        text = f"unknown ruleset {self.key!r}; known rulesets: {', '.join(self.known)}"
+        import difflib
+
+        close = difflib.get_close_matches(str(self.key), self.known + self.aliases, n=1)
+        hint = f" (did you mean {close[0]!r}?)" if close else ""
+        text = f"unknown ruleset {self.key!r}{hint}; known rulesets: {', '.join(self.known)}"
         return text + (f" (aliases: {', '.join(self.aliases)})" if self.aliases else "")
 
 

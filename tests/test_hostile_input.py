@@ -858,7 +858,9 @@ def check_html_like(page: str, clean: str) -> _Tags:
     """The page uses exactly the elements of the clean page, and no attribute it doesn't use."""
     got, want = html_shape(page), html_shape(clean)
     assert set(got.tags) == set(want.tags), f"elements differ: {set(got.tags) ^ set(want.tags)}"
-    assert got.tags == want.tags, f"element counts differ: {got.tags - want.tags} / {want.tags - got.tags}"
+    # The loop diagram wraps a text into as many SVG <text> lines as it needs: only their number may vary.
+    counts, wanted = Counter({k: n for k, n in got.tags.items() if k != "text"}), Counter({k: n for k, n in want.tags.items() if k != "text"})
+    assert counts == wanted, f"element counts differ: {counts - wanted} / {wanted - counts}"
     assert got.attrs <= want.attrs, f"new attributes: {got.attrs - want.attrs}"
     assert not [a for a in got.attrs if a.startswith("on")]
     return got
