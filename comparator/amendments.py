@@ -22,7 +22,6 @@ changes the report.
 from __future__ import annotations
 
 import difflib
-import json
 import re
 from dataclasses import dataclass
 from importlib import resources
@@ -753,7 +752,9 @@ def to_json(history: History) -> str:
         },
         "lines": lines,
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    from .render import _json
+
+    return _json(doc)  # (every JSON document passes there: control characters as \u escapes)
 
 
 def render(history: History, fmt: str, figure: Figure | None = None) -> str:

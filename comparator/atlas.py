@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 import os
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Iterator, Sequence
@@ -354,6 +355,106 @@ def _kind_table(listed, n: int, totals: dict) -> tuple:
     )
 
 
+# --- worker processes ---------------------------------------------------------------------------
+
+
+def _worker_start(parent: int, plugin_seconds: float) -> None:
+    """Set up a worker so that it never outlives the parent and never prints a traceback.
+
+    Ctrl-C reaches the whole process group: the parent handles it (and ends the pool), so the
+    worker ignores SIGINT; SIGTERM (from the pool's terminate) keeps its default action.  Writing to the parent after it died raises BrokenPipeError, which
+    the pool would print with a traceback; with SIGPIPE's default action the worker just ends.
+    A thread checks that the parent is alive, so a worker whose parent was killed outright
+    (SIGKILL) ends within a second even in the middle of a task.
+    """
+    import signal
+    import threading
+    import time
+
+    from .compare import set_plugin_time_limit
+
+    set_plugin_time_limit(plugin_seconds)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    if hasattr(signal, "pthread_sigmask"):  # where a held SIGTERM is inherited (_hold_signals)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="loopcompare parent watch", daemon=True).start()
+
+
+def _hold_signals():
+    """Keep Ctrl-C and SIGTERM from half-started workers while the pool starts them.
+
+    Half-started workers are what print tracebacks: a Ctrl-C (which the terminal sends to the
+    whole process group) that reaches a worker before it could ignore SIGINT raises
+    KeyboardInterrupt there, and a parent that dies while handing a worker its start-up data
+    leaves it reading a closed pipe.  So while the workers start, SIGINT is ignored (an ignored
+    signal stays ignored across exec, so each worker starts ignoring it; a Ctrl-C in that
+    instant is lost) and SIGTERM is held (delivered once the pool is up, and then ends it).
+    Returns what :func:`_release_signals` restores.
+    """
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    try:  # started now: starting it later unblocks SIGTERM (multiprocessing.resource_tracker)
+        from multiprocessing import resource_tracker
+
+        resource_tracker.ensure_running()
+    except ImportError:  # (Windows has none, and no SIGTERM to hold)
+        pass
+    interrupt = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGTERM}) if hasattr(signal, "pthread_sigmask") else None
+    return interrupt, mask
+
+
+def _release_signals(held) -> None:
+    """Undo :func:`_hold_signals`: a SIGTERM that came meanwhile is delivered now."""
+    import signal
+
+    if held is None:
+        return
+    interrupt, mask = held
+    signal.signal(signal.SIGINT, interrupt)
+    if mask is not None:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
+
+
+class _Terminated(Exception):
+    """SIGTERM reached the atlas's main process while workers were running."""
+
+
+@contextmanager
+def _terminate_on_sigterm() -> Iterator[None]:
+    """While the pool runs, SIGTERM ends the main process through the normal exit path, so the
+    pool terminates its workers instead of leaving them to write to a parent that is gone, and
+    the process exits with status 143 (128 + SIGTERM), quietly."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum, frame):
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, handler)
+    try:
+        yield
+    except _Terminated:
+        raise SystemExit(128 + signal.SIGTERM) from None
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
 @dataclass(frozen=True)
 class Atlas:
     """The whole atlas: totals, classes by size, pairwise disagreement, under given rulesets."""
@@ -440,9 +541,19 @@ def build(
     if jobs > 1 and len(tasks) > 1:
         import multiprocessing
 
-        with multiprocessing.get_context("spawn").Pool(jobs) as pool:
-            for result in pool.imap(_settle_shapes, tasks):
-                absorb(result)
+        from .compare import plugin_time_limit
+
+        with _terminate_on_sigterm():
+            held = _hold_signals()
+            try:
+                pool = multiprocessing.get_context("spawn").Pool(jobs, _worker_start, (os.getpid(), plugin_time_limit()))
+            except BaseException:
+                _release_signals(held)
+                raise
+            with pool:
+                _release_signals(held)  # a SIGTERM that came meanwhile lands here, and ends the pool
+                for result in pool.imap(_settle_shapes, tasks):
+                    absorb(result)
     else:
         for task in tasks:
             absorb(_settle_shapes(task))

@@ -2,26 +2,41 @@
 
 Exit codes: 0 fine; 1 a check failed (``check``, ``gallery --check``); 2 bad usage or bad input,
 with a message naming the file and the field, and no traceback.  Only this module touches files
-and the terminal; every file it writes is written whole or not at all.
+and the terminal; every file it writes is written whole or not at all (a device or a pipe is
+written through, never replaced: see :func:`write_output`), and every message it prints shows
+control characters as codes (:func:`_say`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
+import stat
 import sys
 import tempfile
 from pathlib import Path
 
 import click
 
+from .controls import visible
+
 FORMATS = ("md", "html", "json")
 
 
 class InputError(click.ClickException):
-    """Bad input: exit status 2, with the message as given."""
+    """Bad input: exit status 2, with the message as given (its control characters shown as codes)."""
 
     exit_code = 2
+
+    def format_message(self) -> str:
+        return visible(self.message)
+
+
+def _say(text: str, *, err: bool = False, nl: bool = True) -> None:
+    """Print a message; anything it quotes from a scenario, a file name or a plugin is shown,
+    never obeyed (:func:`comparator.controls.visible`)."""
+    click.echo(visible(text), err=err, nl=nl)
 
 
 def _show_version(ctx: click.Context, _param, value: bool) -> None:
@@ -44,10 +59,13 @@ def _registry():
 
     reg = registry()
     ctx = click.get_current_context(silent=True)
-    if ctx is not None and reg.problems and not ctx.meta.get("loopcompare.warned"):
+    if ctx is not None and (reg.problems or reg.printed) and not ctx.meta.get("loopcompare.warned"):
         ctx.meta["loopcompare.warned"] = True
         for problem in reg.problems:
-            click.echo(f"warning: ruleset plugin {problem.name!r} skipped: {problem.error}", err=True)
+            _say(f"warning: ruleset plugin {problem.name!r} skipped: {problem.error}", err=True)
+        for name, text in reg.printed:
+            shown = text if len(text) <= 500 else text[:500] + f"... ({len(text):,} characters in all)"
+            _say(f"note: ruleset plugin {name!r} printed this while loading (kept off standard output): {shown.rstrip()}", err=True)
     return reg
 
 
@@ -79,7 +97,7 @@ def _scenarios(paths):
         raise InputError(str(exc)) from None
     for sf in out:
         for warning in sf.warnings:
-            click.echo(f"warning: {sf.file}: {warning}", err=True)
+            _say(f"warning: {sf.file}: {warning}", err=True)
     return out
 
 
@@ -140,6 +158,118 @@ def write_atomic(path: Path, text: str) -> None:
         raise
 
 
+def _kind_of_file(mode: int) -> str:
+    for test, kind in ((stat.S_ISDIR, "folder"), (stat.S_ISBLK, "block device"), (stat.S_ISSOCK, "socket")):
+        if test(mode):
+            return kind
+    return "special file"
+
+
+def _real_target(path: Path) -> tuple[Path, os.stat_result | None]:
+    """Where writing ``path`` lands, and what is there now (None: nothing yet).
+
+    A symbolic link is followed, as a shell's ``>`` follows it: the file it points to is
+    written and the link stays.
+    """
+    target = Path(os.path.realpath(path)) if os.path.islink(path) else path
+    try:
+        return target, os.stat(target)
+    except FileNotFoundError:
+        return target, None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise InputError(f"{path}: can't write: it is a loop of symbolic links") from None
+        raise InputError(f"{path}: can't write: {exc.strerror or exc}") from None
+
+
+def write_output(path: Path, text: str) -> None:
+    """Write a report to ``path``, respecting what is there.
+
+    A regular file (or a new name) is written whole or not at all (:func:`write_atomic`); a
+    symbolic link is followed and the file it points to written that way; a character device
+    or a named pipe (``/dev/null``, ``/dev/stdout``, a FIFO) is written through as a stream and
+    never replaced; any other kind of file (a block device, a socket) is refused.
+    """
+    target, info = _real_target(Path(path))
+    if info is not None and not stat.S_ISREG(info.st_mode):
+        if not (stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode)):
+            raise InputError(f"{path}: is a {_kind_of_file(info.st_mode)}; reports are written to files, character devices (such as /dev/null) and named pipes only")
+        # No O_CREAT, no O_TRUNC: the device or pipe is opened as it is, never created or replaced.
+        fd = os.open(target, os.O_WRONLY | getattr(os, "O_NOCTTY", 0))
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # it became a file since we looked: write that whole
+            os.close(fd)
+            write_atomic(target, text)
+            return
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8"))
+        return
+    write_atomic(target, text)
+
+
+def _input_files(argument: str) -> list[Path]:
+    """The files a PATH argument reads (a folder's ``*.toml`` files); a built-in name reads none."""
+    path = Path(argument)
+    try:
+        if path.is_dir():
+            return [p for p in path.iterdir() if p.suffix == ".toml"]
+        return [path] if path.exists() else []
+    except OSError:
+        return []
+
+
+def check_output(output: str | None, inputs=()) -> None:
+    """Refuse, before any work is done, an ``-o`` that can't be written or would replace an input.
+
+    ``-`` and no ``-o`` mean standard output.  The folder must exist and take a new file (unless
+    the target is a device or a pipe, which is written through); the target must not be one of
+    the scenario files being read (a report over its own scenario would lose the scenario).
+    """
+    if output is None or output == "-":
+        return
+    target, info = _real_target(Path(output))
+    if info is not None:
+        for argument in inputs:
+            for source in _input_files(argument):
+                try:
+                    same = os.path.samestat(info, os.stat(source))
+                except OSError:
+                    continue
+                if same:
+                    raise InputError(f"{output}: is also an input ({source}); writing the report there would replace the scenario. Choose another file")
+        if stat.S_ISCHR(info.st_mode) or stat.S_ISFIFO(info.st_mode):
+            return
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise InputError(f"{output}: can't write: the folder {folder} does not exist")
+    try:
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        raise InputError(f"{output}: can't write in the folder {folder}: {exc.strerror or exc}") from None
+
+
+def _write_stdout(text: str) -> None:
+    """The report on standard output, as the same UTF-8 bytes ``-o`` writes (``click.echo``
+    would strip escape sequences when stdout is not a terminal, and encode for the locale)."""
+    stream = sys.stdout
+    buffer = getattr(stream, "buffer", None)
+    try:
+        stream.flush()
+        if buffer is None:
+            stream.write(text)
+        else:
+            buffer.write(text.encode("utf-8"))
+        stream.flush()
+    except BrokenPipeError:
+        # The reader went away (``| head``): stop quietly, and keep Python from complaining
+        # again when it flushes stdout at exit.
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, stream.fileno())
+        except (OSError, ValueError, AttributeError):
+            pass
+        sys.exit(1)
+
+
 def render(comparisons, fmt: str, **options) -> str:
     """A report of comparisons in one format (see :func:`comparator.render.report`)."""
     from .render import report
@@ -149,12 +279,32 @@ def render(comparisons, fmt: str, **options) -> str:
 
 def _emit(text: str, output: str | None) -> None:
     if output is None or output == "-":
-        click.echo(text, nl=False)
+        _write_stdout(text)
     else:
         try:
-            write_atomic(Path(output), text)
+            write_output(Path(output), text)
         except OSError as exc:
             raise InputError(f"{output}: can't write: {exc.strerror or exc}") from None
+
+
+def _set_plugin_timeout(ctx: click.Context, _param, value: float | None) -> None:
+    from .compare import set_plugin_time_limit
+
+    set_plugin_time_limit(value)
+
+
+def plugin_timeout_option(command):
+    """``--plugin-timeout SECONDS`` (or ``LOOPCOMPARE_PLUGIN_TIMEOUT``): the time a third-party
+    ruleset may take per scenario before its outcome is left unspecified."""
+    return click.option(
+        "--plugin-timeout",
+        type=click.FloatRange(min=0, min_open=True, max=86400),
+        envvar="LOOPCOMPARE_PLUGIN_TIMEOUT",
+        expose_value=False,
+        callback=_set_plugin_timeout,
+        metavar="SECONDS",
+        help="Time a third-party ruleset may take per scenario before its outcome is 'unspecified' (default 5; env LOOPCOMPARE_PLUGIN_TIMEOUT).",
+    )(command)
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
@@ -180,6 +330,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
 @click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
 @click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
+@plugin_timeout_option
 def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only, mermaid) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
@@ -187,6 +338,7 @@ def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only
     fmt = _format(fmt, output)
     if table_only and fmt == "json":
         raise InputError("--table-only: JSON always has whole outcomes; use -f md or -f html")
+    check_output(output, paths)
     rulesets = _rulesets(keys)
     if as_of:
         from loopcompare.rulesets.history import as_of as in_force
@@ -208,6 +360,7 @@ def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
+@plugin_timeout_option
 def check(paths) -> None:
     """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
     from .compare import check as run_check
@@ -217,7 +370,7 @@ def check(paths) -> None:
     failed = checked = 0
     for sf in _scenarios(paths):
         if not sf.expect:
-            click.echo(f"SKIP {sf.file}: no [expect] blocks")
+            _say(f"SKIP {sf.file}: no [expect] blocks")
             continue
         checked += 1
         comparison = run(sf, [reg.get(k) for k in sf.expect])
@@ -225,11 +378,11 @@ def check(paths) -> None:
         fields = sum(len(f) for f in sf.expect.values())
         if problems:
             failed += 1
-            click.secho(f"FAIL {sf.file}", fg="red", bold=True)
+            click.echo(click.style("FAIL", fg="red", bold=True) + " " + visible(sf.file))
             for problem in problems:
-                click.echo(f"  {problem}")
+                _say(f"  {problem}")
         else:
-            click.echo(click.style("ok", fg="green") + f"   {sf.file}: {len(sf.expect)} rulesets, {fields} expectations")
+            click.echo(click.style("ok", fg="green") + visible(f"   {sf.file}: {len(sf.expect)} rulesets, {fields} expectations"))
     if failed:
         click.echo(f"{failed} scenario(s) failed their expectations", err=True)
         sys.exit(1)
@@ -249,9 +402,9 @@ def validate(paths, strict) -> None:
             for sf in _scenarios([path]):
                 if strict and sf.warnings:
                     bad += 1
-                    click.echo(f"Error: {sf.file}: {len(sf.warnings)} warning(s), errors under --strict", err=True)
+                    _say(f"Error: {sf.file}: {len(sf.warnings)} warning(s), errors under --strict", err=True)
                     continue
-                click.echo(f"ok   {sf.file}: {sf.scenario.title}")
+                _say(f"ok   {sf.file}: {sf.scenario.title}")
         except InputError as exc:
             bad += 1
             click.echo(f"Error: {exc.format_message()}", err=True)
@@ -276,16 +429,16 @@ def list_rulesets(diff_key) -> None:
             ruleset = reg.get(diff_key)
         except UnknownRuleset as exc:
             raise InputError(str(exc)) from None
-        click.echo(ruleset_diff(reg.rulesets, ruleset), nl=False)
+        _say(ruleset_diff(reg.rulesets, ruleset), nl=False)
         return
     rows = []
     for r in _registry().rulesets:
         rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
         rows.append([r.key, r.name, start_in_words(r), end_in_words(r) or in_force_today(r), rules, r.citation])
-    click.echo(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
+    _say(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
     click.echo("")
     for line in lines(reg.rulesets):
-        click.echo("line: " + " -> ".join(r.key for r in line))
+        _say("line: " + " -> ".join(r.key for r in line))
     click.echo(f"the CR's loop rule, by number: {numbers_in_words()}")
 
 
@@ -308,7 +461,7 @@ def sources(files, folder) -> None:
         except OSError as exc:
             errors.append(f"{name}: can't read: {exc.strerror or exc}")
     for exam in exams:
-        click.echo(exam.report(), nl=False)
+        _say(exam.report(), nl=False)
     writes: dict[Path, str] = {}
     if folder and not Path(folder).is_dir():
         errors.append(f"{folder}: no such folder (--write)")
@@ -320,14 +473,14 @@ def sources(files, folder) -> None:
             writes[target] = text
     if errors:
         for error in errors:
-            click.echo(f"Error: {error}", err=True)
+            _say(f"Error: {error}", err=True)
         raise InputError(f"{len(errors)} problem(s) with {len(files)} file(s); nothing was written")
     for target, text in writes.items():
         if target.is_file():
-            click.echo(f"unchanged: {target} (already there, the same)")
+            _say(f"unchanged: {target} (already there, the same)")
             continue
         _emit(text, str(target))
-        click.echo(f"wrote {target}")
+        _say(f"wrote {target}")
 
 
 @main.command()
@@ -387,7 +540,7 @@ def new(name, force) -> None:
     title = target.stem.replace("-", " ").replace("_", " ").strip() or "A loop"
     text = STARTER.format(file=target.name, title=title.replace("\\", "").replace('"', "'"))
     _emit(text, str(target))
-    click.echo(f"wrote {target}; check it with: loopcompare validate {target}")
+    _say(f"wrote {target}; check it with: loopcompare validate {target}")
 
 
 @main.command()
@@ -416,11 +569,13 @@ def render_timelines(timelines, fmt: str) -> str:
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@plugin_timeout_option
 def timeline(paths, fmt, output) -> None:
     """Settle each scenario under every era in order: when did its outcome change, and why?"""
     from .timeline import build
 
     fmt = _format(fmt, output)
+    check_output(output, paths)
     rulesets = _registry().rulesets
     timelines = [build(sf, rulesets) for sf in _scenarios(paths)]
     _emit(render_timelines(timelines, fmt), output)
@@ -457,6 +612,7 @@ def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
 @click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
+@plugin_timeout_option
 def atlas(keys, fmt, output, jobs, examples_dir) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import atlas as atlases
@@ -465,17 +621,26 @@ def atlas(keys, fmt, output, jobs, examples_dir) -> None:
     rulesets = _rulesets(keys)
     if len(rulesets) < 2:
         raise InputError("the atlas compares two or more rulesets")
+    # Everything that could stop the writing is checked before the atlas is computed.
+    check_output(output)
+    folder = _examples_folder(examples_dir) if examples_dir else None
     result = build_atlas(rulesets, jobs)
     text = render_atlas(result, fmt)
-    if examples_dir:
-        folder = Path(examples_dir)
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"{folder}: can't create the folder: {exc.strerror or exc}") from None
-        for i, cls in enumerate(result.classes, 1):
-            write_atomic(folder / f"class-{i}.toml", atlases.to_toml(cls.example))
     _emit(text, output)
+    if folder is not None:
+        for i, cls in enumerate(result.classes, 1):
+            _emit(atlases.to_toml(cls.example), str(folder / f"class-{i}.toml"))
+
+
+def _examples_folder(name: str) -> Path:
+    """The atlas's --examples folder, created, and checked to take new files."""
+    folder = Path(name)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as exc:
+        raise InputError(f"{folder}: can't write the examples there: {exc.strerror or exc}") from None
+    return folder
 
 
 @main.command()
@@ -566,14 +731,17 @@ def gallery_files(progress: bool = False) -> dict[str, str]:
 @main.command()
 @click.option("--check", "check_only", is_flag=True, help="Don't write; exit 1 if the files in DIR are stale or missing.")
 @click.option("--dir", "folder", default="reports", show_default=True, type=click.Path(file_okay=False), help="The gallery folder.")
-def gallery(check_only, folder) -> None:
+@click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a gallery (same-named files are replaced).")
+def gallery(check_only, folder, force) -> None:
     """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
-    files = gallery_files(progress=True)
     root = Path(folder)
+    if not check_only and not force:
+        _refuse_foreign_folder(root)
+    files = gallery_files(progress=True)
     if check_only:
         stale = [name for name, text in files.items() if not (root / name).is_file() or (root / name).read_bytes() != text.encode("utf-8")]
         for name in stale:
-            click.secho(f"stale: {root / name}", fg="yellow")
+            click.echo(click.style("stale:", fg="yellow") + " " + visible(str(root / name)))
         if root.is_dir():
             extra = sorted(
                 p.relative_to(root).as_posix()
@@ -583,7 +751,7 @@ def gallery(check_only, folder) -> None:
                 if p.suffix in {".md", ".html", ".json"} and p.relative_to(root).as_posix() not in files
             )
             for name in extra:
-                click.echo(f"not part of the gallery (delete it?): {root / name}")
+                _say(f"not part of the gallery (delete it?): {root / name}")
             stale += extra
         if stale:
             click.echo(f"{len(stale)} of {len(files)} gallery files are stale; run 'loopcompare gallery' to regenerate", err=True)
@@ -595,6 +763,8 @@ def gallery(check_only, folder) -> None:
             folder_needed.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise InputError(f"{folder_needed}: can't create the folder: {exc.strerror or exc}") from None
+    if not (root / GALLERY_MARKER).is_file():
+        _emit(GALLERY_MARKER_TEXT, str(root / GALLERY_MARKER))
     changed = 0
     for name, text in files.items():
         target = root / name
@@ -602,6 +772,25 @@ def gallery(check_only, folder) -> None:
             _emit(text, str(target))
             changed += 1
     click.echo(f"wrote {changed} of {len(files)} gallery files in {root}")
+
+
+#: The file that marks a folder as a loopcompare gallery, which ``gallery`` may rewrite.
+GALLERY_MARKER = ".loopcompare-gallery"
+GALLERY_MARKER_TEXT = "This folder is a loopcompare gallery: 'loopcompare gallery --dir FOLDER' rewrites its files.\n"
+
+
+def _refuse_foreign_folder(root: Path) -> None:
+    """Refuse to write a gallery into a folder that holds other things (its files would be
+    overwritten): only a new or empty folder, or one marked as a gallery, is written."""
+    try:
+        if not root.is_dir() or (root / GALLERY_MARKER).is_file() or next(root.iterdir(), None) is None:
+            return
+    except OSError as exc:
+        raise InputError(f"{root}: can't read the folder: {exc.strerror or exc}") from None
+    raise InputError(
+        f"{root}: is not empty and is not a loopcompare gallery (it has no {GALLERY_MARKER} file), "
+        "so its files could be overwritten; choose a new or empty folder, or use --force"
+    )
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import math
+import os
+import queue
+import sys
+import threading
+import weakref
+from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence, TextIO
 
-from loopcompare.rulesets import COMPARED_FIELDS, Outcome, Result, Ruleset, bignum
+from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario, bignum
 
 from .loader import ScenarioFile
 
@@ -58,23 +65,289 @@ class Comparison:
 def compare(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
     """Settle one scenario under each ruleset.
 
-    A third-party ruleset that raises is reported in its outcome (``unspecified``, with the
-    error as a note) so the others still run; a built-in one that raises is a bug, and the
-    error propagates.
+    A third-party ruleset can't take the comparison down: one that raises (even ``SystemExit``),
+    returns something that is not a valid :class:`Outcome`, or runs past the time limit
+    (:func:`plugin_time_limit`) gets an ``unspecified`` outcome whose note names the plugin and
+    the problem, and what it prints goes to standard error, never into a report on standard
+    output.  The built-in rulesets are trusted and run directly: an error there is a bug, and it
+    propagates.
     """
     return Comparison(scenario, tuple(rulesets), {r.key: _settle(r, scenario) for r in rulesets})
 
 
-def _settle(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
+# --- third-party rulesets ---------------------------------------------------------------------------
+
+#: The default time a third-party ruleset may take to settle one scenario, in seconds.
+PLUGIN_TIME_LIMIT = 5.0
+#: The environment variable that sets it (the command line's ``--plugin-timeout`` sets it too).
+PLUGIN_TIMEOUT_ENV = "LOOPCOMPARE_PLUGIN_TIMEOUT"
+
+_time_limit: float | None = None
+#: Keys of plugins that ran out of time in this process: their thread may still be running, so
+#: they are not asked again (each further scenario would cost the whole limit, and another thread).
+_out_of_time: set[str] = set()
+# Threads that run plugin code (what they print goes to standard error, see _PluginStdout), and
+# those of them busy with a call now (an abandoned one stays busy).
+_plugin_threads: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
+_busy: "weakref.WeakSet[threading.Thread]" = weakref.WeakSet()
+
+
+def set_plugin_time_limit(seconds: float | None) -> None:
+    """Set the time a third-party ruleset may take per scenario (None: back to the default)."""
+    global _time_limit
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"the plugin time limit must be more than 0 seconds, got {seconds!r}")
+    _time_limit = seconds
+
+
+def plugin_time_limit() -> float:
+    """The time, in seconds, a third-party ruleset may take to settle one scenario.
+
+    Set by :func:`set_plugin_time_limit`, else by the environment variable
+    ``LOOPCOMPARE_PLUGIN_TIMEOUT`` (a positive number of seconds), else 5 seconds.
+    """
+    if _time_limit is not None:
+        return _time_limit
+    try:
+        value = float(os.environ.get(PLUGIN_TIMEOUT_ENV, ""))
+    except ValueError:
+        return PLUGIN_TIME_LIMIT
+    return value if value > 0 and math.isfinite(value) else PLUGIN_TIME_LIMIT
+
+
+def trusted(ruleset: Ruleset) -> bool:
+    """True for the built-in rulesets (their own classes, not subclasses or look-alikes)."""
     from loopcompare.rulesets.registry import BUILTIN
 
-    if ruleset.key in BUILTIN:
+    cls = type(ruleset)
+    return BUILTIN.get(ruleset.key) == f"{cls.__module__}:{cls.__qualname__}"
+
+
+def _settle(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
+    if trusted(ruleset):
         return ruleset.settle(scenario.scenario)
-    try:
-        return ruleset.settle(scenario.scenario)
-    except Exception as exc:  # a broken plugin is reported, not fatal
-        note = f"The ruleset plugin {ruleset.key!r} failed on this scenario: {type(exc).__name__}: {exc}"
-        return Outcome(Result.UNSPECIFIED, notes=(note,), state=dict(scenario.scenario.state))
+    return _settle_plugin(ruleset, scenario)
+
+
+def _failed(ruleset: Ruleset, scenario: ScenarioFile, problem: str) -> Outcome:
+    """The outcome a misbehaving plugin gets: unspecified, with a note naming it and the problem."""
+    note = f"The ruleset plugin {ruleset.key!r} failed on this scenario: {problem}. The result is 'unspecified'."
+    return Outcome(Result.UNSPECIFIED, notes=(note,), state=dict(scenario.scenario.state))
+
+
+def _settle_plugin(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
+    """Settle under a third-party ruleset in its own thread, which can be abandoned.
+
+    The thread is a daemon, so a plugin that never returns does not keep the process alive; it
+    is abandoned after the time limit, and the plugin is not asked again in this process.
+    """
+    limit = plugin_time_limit()
+    if ruleset.key in _out_of_time:
+        return _failed(ruleset, scenario, f"it ran out of time (the limit is {limit:g} s) on an earlier scenario in this run, so it was not asked again")
+    with _PluginStdout.installed():
+        answer = _PluginThread.of(ruleset).settle(scenario.scenario, limit)
+    if answer is None:
+        _out_of_time.add(ruleset.key)
+        return _failed(ruleset, scenario, f"it did not finish within the time limit of {limit:g} s (--plugin-timeout, {PLUGIN_TIMEOUT_ENV}) and was abandoned")
+    kind, value = answer
+    if kind == "error":
+        if isinstance(value, SystemExit):
+            return _failed(ruleset, scenario, f"it called sys.exit({value.code!r})")
+        return _failed(ruleset, scenario, f"{type(value).__name__}: {value}")
+    problem = outcome_problem(value, scenario.scenario)
+    return _failed(ruleset, scenario, problem) if problem else value
+
+
+class _PluginThread:
+    """A daemon thread that runs one plugin's ``settle`` calls, one at a time.
+
+    One long-lived thread per plugin rather than one per call: the atlas settles tens of
+    thousands of loops, and starting a thread each time would cost more than settling.
+    """
+
+    _by_ruleset: "weakref.WeakKeyDictionary[Ruleset, _PluginThread]" = weakref.WeakKeyDictionary()
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.requests: queue.SimpleQueue[Scenario] = queue.SimpleQueue()
+        self.answers: queue.SimpleQueue[tuple[str, Any]] = queue.SimpleQueue()
+        self.thread = threading.Thread(target=self._serve, name=f"loopcompare plugin {ruleset.key}", daemon=True)
+        _plugin_threads.add(self.thread)
+        self.thread.start()
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> "_PluginThread":
+        runner = cls._by_ruleset.get(ruleset)
+        if runner is None or not runner.thread.is_alive():  # (a forked child has no threads)
+            runner = cls._by_ruleset[ruleset] = cls(ruleset)
+        return runner
+
+    def _serve(self) -> None:
+        while True:
+            scenario = self.requests.get()
+            answer: tuple[str, Any]
+            try:
+                answer = ("outcome", self.ruleset.settle(scenario))
+            except BaseException as exc:  # SystemExit and KeyboardInterrupt from a plugin included
+                answer = ("error", exc)
+            self.answers.put(answer)
+
+    def settle(self, scenario: Scenario, limit: float) -> tuple[str, Any] | None:
+        """("outcome", what settle returned) or ("error", what it raised); None after ``limit``
+        seconds without an answer (the thread is then left to itself)."""
+        _busy.add(self.thread)
+        self.requests.put(scenario)
+        try:
+            answer = self.answers.get(timeout=limit)
+        except queue.Empty:
+            return None
+        _busy.discard(self.thread)
+        return answer
+
+
+class _PluginStdout:
+    """``sys.stdout`` while plugin code runs: what a plugin thread prints goes to standard error
+    (its control characters shown as codes), so it never corrupts a report on standard output;
+    every other thread writes through.  It stays in place while an abandoned plugin thread lives."""
+
+    def __init__(self, stdout: TextIO) -> None:
+        self._stdout = stdout
+
+    def write(self, text: str) -> int:
+        if threading.current_thread() in _plugin_threads:
+            from .controls import visible
+
+            sys.stderr.write(visible(text))
+            return len(text)
+        return self._stdout.write(text)
+
+    def flush(self) -> None:
+        self._stdout.flush()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stdout, name)
+
+    @classmethod
+    @contextmanager
+    def installed(cls) -> Iterator[None]:
+        if isinstance(sys.stdout, cls):
+            yield
+            return
+        router = cls(sys.stdout)
+        sys.stdout = router
+        try:
+            yield
+        finally:
+            if sys.stdout is router and not any(t.is_alive() for t in _busy):
+                sys.stdout = router._stdout
+
+
+#: Integers a report can print (Python refuses to print integers of more than 4,300 digits).
+_PRINTABLE_INT = 10**4000
+
+
+def _number(value: Any, *, negative: bool = False) -> bool:
+    """A count or a state integer as the built-in rulesets give them: an int a report can print,
+    UNBOUNDED, or an exact huge value (:class:`loopcompare.rulesets.bignum.Huge`)."""
+    from loopcompare.rulesets.bignum import Huge
+
+    if value is UNBOUNDED or isinstance(value, Huge):
+        return True
+    return type(value) is int and (negative or value >= 0) and abs(value) < _PRINTABLE_INT
+
+
+def outcome_problem(outcome: Any, scenario: Scenario) -> str | None:
+    """What makes ``outcome`` unusable as this scenario's outcome, or None if it is fine.
+
+    Checks what reports and JSON rely on: an :class:`Outcome` whose fields have the documented
+    types, players that are the scenario's players, and a state with every tracked value (each
+    of the declared kind: true or false, a number, or a number per player).
+    """
+    from loopcompare.rulesets.outcome import Elimination, StoppedBy
+
+    if not isinstance(outcome, Outcome):
+        return f"settle returned {_a(outcome)}, not an Outcome"
+    if not isinstance(outcome.result, Result):
+        return f"its result is {_a(outcome.result)}, not a Result"
+    players = scenario.players
+    iterations = outcome.iterations
+    if isinstance(iterations, Mapping):
+        bad = next((p for p, v in iterations.items() if p not in players or not _number(v)), None)
+        if bad is not None:
+            return f"its iterations give {_a(iterations[bad])} for {bad!r}; expected a player's count"
+    elif iterations is not None and not _number(iterations):
+        return f"its iterations are {_a(iterations)}; expected a whole number of 0 or more, UNBOUNDED, None or a count per player"
+    if type(outcome.steps) is not int or not 0 <= outcome.steps <= len(scenario.steps):
+        return f"its steps are {_a(outcome.steps)}; expected a whole number from 0 to {len(scenario.steps)}"
+    for name in ("deviates", "last_action"):
+        who = getattr(outcome, name)
+        if who is not None and (not isinstance(who, str) or who not in players):
+            return f"its {name} is {_a(who)}, not one of the players"
+    if not isinstance(outcome.state, Mapping) or set(outcome.state) != set(scenario.state):
+        got = sorted(map(str, outcome.state)) if isinstance(outcome.state, Mapping) else _a(outcome.state)
+        return f"its state has {got or 'no values'}; expected every tracked value ({', '.join(sorted(scenario.state)) or 'none'})"
+    for name, value in outcome.state.items():
+        declared = scenario.state[name]
+        if isinstance(declared, bool):
+            fine, wanted = isinstance(value, bool), "true or false"
+        elif isinstance(declared, Mapping):
+            fine = isinstance(value, Mapping) and set(value) == set(declared) and all(_number(v, negative=True) for v in value.values())
+            wanted = f"a whole number for each of {', '.join(declared)}"
+        else:
+            fine, wanted = _number(value, negative=True), "a whole number or UNBOUNDED"
+        if not fine:
+            return f"its state value {name!r} is {_a(value)}; expected {wanted}"
+    if not isinstance(outcome.judge, bool):
+        return f"its judge is {_a(outcome.judge)}, not true or false"
+    for name in ("rules", "notes", "transcript"):
+        texts = getattr(outcome, name)
+        if not isinstance(texts, (tuple, list)) or not all(isinstance(t, str) for t in texts):
+            return f"its {name} are {_a(texts)}; expected a tuple of strings"
+    quotes = outcome.quotes
+    if not isinstance(quotes, (tuple, list)) or not all(isinstance(q, tuple) and len(q) == 2 and all(isinstance(x, str) for x in q) for q in quotes):
+        return f"its quotes are {_a(quotes)}; expected (rule id, text) pairs"
+    # The fields format 2 added.
+    for name in ("ended_by", "ends_early_if"):
+        if getattr(outcome, name) is not None and not isinstance(getattr(outcome, name), str):
+            return f"its {name} is {_a(getattr(outcome, name))}; expected a string or None"
+    if outcome.stopped_by is not None and not isinstance(outcome.stopped_by, StoppedBy):
+        return f"its stopped_by is {_a(outcome.stopped_by)}; expected a StoppedBy or None"
+    eliminated = outcome.eliminated
+    if not isinstance(eliminated, (tuple, list)) or not all(
+        isinstance(e, Elimination) and e.player in players and _number(e.iterations) and type(e.steps) is int and e.steps >= 0 for e in eliminated
+    ):
+        return f"its eliminated are {_a(eliminated)}; expected Elimination entries naming players"
+    expected = outcome.expected_iterations
+    if expected is not None and not (isinstance(expected, Fraction) and expected >= 0 and abs(expected.numerator) < _PRINTABLE_INT and expected.denominator < _PRINTABLE_INT):
+        return f"its expected_iterations are {_a(expected)}; expected a Fraction of 0 or more, or None"
+    return None
+
+
+def _a(value: Any) -> str:
+    """A value in a message, briefly: its type, and its repr when short.
+
+    Only plain data is shown (a plugin's own object could have a ``__repr__`` that raises or
+    never returns); integers too long to print are described, not printed.
+    """
+    if value is None or isinstance(value, bool):
+        return repr(value)
+    kind = type(value).__name__
+    if not _plain(value):
+        return f"a {kind}"
+    text = repr(value)
+    return f"{kind} {text}" if len(text) <= 40 else f"a {kind}"
+
+
+def _plain(value: Any, depth: int = 0) -> bool:
+    """Built-in scalars, and short built-in containers of them: safe and quick to repr."""
+    if value is None or type(value) in (bool, float, str):
+        return True
+    if type(value) is int:
+        return value.bit_length() < 1000
+    if type(value) in (tuple, list, dict) and depth < 2 and len(value) <= 8:
+        items = list(value.items()) if type(value) is dict else [(v, None) for v in value]
+        return all(_plain(k, depth + 1) and _plain(v, depth + 1) for k, v in items)
+    return False
 
 
 def _hashable(value):

@@ -32,6 +32,8 @@ from loopcompare.rulesets.outcome import EXPECT_KEYS_FORMAT_1, EXPECT_KEYS_FORMA
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 from loopcompare.rulesets.scenario import End, EndsLoop, Goal, Limits, Target
 
+from .controls import visible
+
 #: Bounds that keep loading and settling cheap whatever the input (see README, "Limits").
 MAX_BYTES = 1 << 20
 MAX_STEPS = 256
@@ -61,10 +63,13 @@ class ScenarioError(ValueError):
     """A scenario file that can't be used: the file, the field, the line, and what was expected.
 
     One error per problem; ``errors`` holds every problem found in the file (this one first),
-    and ``str()`` gives one line each.
+    and ``str()`` gives one line each.  The message quotes the file's own text (a key, a name),
+    so its control characters are shown as codes (:func:`comparator.controls.visible`):
+    printing the error never obeys them.
     """
 
     def __init__(self, source: str, where: str, message: str, *, line: int | None = None, errors: tuple["ScenarioError", ...] = ()) -> None:
+        source, where, message = visible(source), visible(where), visible(message)
         self.source = source
         self.where = where
         self.message = message
@@ -136,7 +141,10 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = N
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ScenarioError(name, "", f"is not valid TOML: {exc}") from None
-    except (ValueError, RecursionError, MemoryError) as exc:
+    except RecursionError:
+        # tomllib parses nested arrays and inline tables recursively.
+        raise ScenarioError(name, "", "arrays or inline tables are nested too deeply for the TOML parser; scenario files need at most a few levels") from None
+    except (ValueError, MemoryError) as exc:
         raise ScenarioError(name, "", f"is not usable TOML: {exc}") from None
     return _parse(doc, name, scenario_id, file, _Lines(text))
 

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Sequence
 
 from .compare import Comparison
+from .controls import json_escaped, visible
 from .report import ComparisonView, Report
 
 DIFFERS = "\u2260"  # "≠", the mark of a differing row (with bold and, in HTML, a class)
@@ -185,10 +186,18 @@ def tables_html(report: Report, *, title: str | None = None) -> str:
 
 
 def _finish(text: str) -> str:
-    """``\\n`` line endings, no trailing spaces except markdown line breaks, one final newline."""
+    """``\\n`` line endings, no trailing spaces except markdown line breaks, one final newline,
+    and no control character: every markdown and HTML document passes here, so this is where
+    untrusted text is neutralised (:func:`comparator.controls.visible`)."""
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = [line.rstrip() if not line.endswith("  ") or not line.strip() else line for line in text.split("\n")]
-    return "\n".join(lines).rstrip("\n") + "\n"
+    return visible("\n".join(lines).rstrip("\n") + "\n")
+
+
+def _json(doc) -> str:
+    """A JSON document: exact integers, UTF-8 text, and every control character as a ``\\u``
+    escape (:func:`comparator.controls.json_escaped`); every JSON output passes here."""
+    return json_escaped(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
 
 
 # --- HTML ------------------------------------------------------------------------------------------
@@ -289,7 +298,7 @@ def report(
 def json_report(comparisons: Sequence[Comparison]) -> str:
     """docs/FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
     doc = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return _json(doc)
 
 
 # --- timelines -------------------------------------------------------------------------------------
@@ -346,7 +355,7 @@ def timeline_json(timelines) -> str:
     from .timeline import to_json
 
     doc = {"format": "loopcompare/timeline/1", "timelines": [to_json(t) for t in timelines]}
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return _json(doc)
 
 
 # --- the atlas -------------------------------------------------------------------------------------
@@ -487,4 +496,4 @@ def atlas_json(atlas) -> str:
         ],
         "classes": classes,
     }
-    return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
+    return _json(doc)

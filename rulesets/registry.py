@@ -8,6 +8,8 @@ already registered is refused.
 
 from __future__ import annotations
 
+import io
+from contextlib import redirect_stdout
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import import_module, metadata
@@ -70,9 +72,11 @@ def chronological(ruleset: Ruleset) -> tuple:
 class Registry:
     """The rulesets available in this installation, in chronological order."""
 
-    def __init__(self, rulesets: list[Ruleset], problems: list[PluginProblem]) -> None:
+    def __init__(self, rulesets: list[Ruleset], problems: list[PluginProblem], printed=()) -> None:
         self.rulesets = tuple(sorted(rulesets, key=chronological))
         self.problems = tuple(problems)
+        #: (entry point name, text) for each plugin that printed while loading.
+        self.printed = tuple(printed)
         self._by_name = {}
         for r in self.rulesets:
             for name in (r.key, *r.aliases):
@@ -122,7 +126,7 @@ def _contract_problem(obj) -> str | None:
 OLD_PACKAGES = ("rulesets", "comparator")
 
 
-def _moved(exc: Exception) -> str:
+def _moved(exc: BaseException) -> str:
     """A hint for a plugin written against the old import path (``from rulesets.base import ...``)."""
     if isinstance(exc, ModuleNotFoundError) and exc.name:
         top = exc.name.split(".")[0]
@@ -135,19 +139,32 @@ def _moved(exc: Exception) -> str:
 
 
 def build(entries) -> Registry:
-    """A registry from (name, loader) pairs, where ``loader()`` returns a ruleset class."""
+    """A registry from (name, loader) pairs, where ``loader()`` returns a ruleset class.
+
+    Loading a plugin can't take the tool down: any exception, ``SystemExit`` (a plugin that
+    calls ``sys.exit`` on import) and ``KeyboardInterrupt`` included, makes it a reported
+    problem; what it prints while loading is kept off standard output and recorded
+    (:attr:`Registry.printed`) for the command line to show on standard error.
+    """
     rulesets: list[Ruleset] = []
     problems: list[PluginProblem] = []
+    printed: list[tuple[str, str]] = []
     taken: dict[str, str] = {}
     for name, loader in entries:
+        captured = io.StringIO()
         try:
-            cls = loader()
-        except Exception as exc:  # a broken plugin is reported, not fatal
-            problems.append(PluginProblem(name, f"failed to load: {type(exc).__name__}: {exc}{_moved(exc)}"))
+            with redirect_stdout(captured):
+                cls = loader()
+                problem = _contract_problem(cls)
+                instance = None if problem else cls()
+        except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a broken plugin is reported, not fatal
+            problems.append(PluginProblem(name, f"failed to load: {_describe(exc)}{_moved(exc)}"))
             continue
-        problem = _contract_problem(cls)
-        if problem:
-            problems.append(PluginProblem(name, problem))
+        finally:
+            if captured.getvalue():
+                printed.append((name, captured.getvalue()))
+        if problem or instance is None:
+            problems.append(PluginProblem(name, problem or "failed to load: no ruleset"))
             continue
         clash = next((n for n in (cls.key, *cls.aliases) if n in taken), None)
         if clash:
@@ -155,8 +172,17 @@ def build(entries) -> Registry:
             continue
         for n in (cls.key, *cls.aliases):
             taken[n] = f"{cls.__module__}.{cls.__name__}"
-        rulesets.append(cls())
-    return Registry(rulesets, problems)
+        rulesets.append(instance)
+    return Registry(rulesets, problems, printed)
+
+
+def _describe(exc: BaseException) -> str:
+    """An exception from a plugin in words: ``sys.exit`` is named as such."""
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r}) while being imported"
+    if isinstance(exc, KeyboardInterrupt):
+        return "KeyboardInterrupt raised while it was being imported"
+    return f"{type(exc).__name__}: {exc}"
 
 
 def _builtin_loader(target: str):

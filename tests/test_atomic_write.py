@@ -286,3 +286,151 @@ def test_an_existing_file_keeps_its_permissions(target, umask, mode):
     assert run("compare", "flying", "-o", target).exit_code == 0
     assert target.read_bytes() != OLD
     assert stat.S_IMODE(target.stat().st_mode) == mode
+
+
+# --- what is already there: devices, pipes, links, the inputs themselves ----------------------------
+#
+# A regular file is replaced whole; anything else is respected: a character device or a named
+# pipe is written through (never replaced by a file, even by root), a symbolic link is followed
+# (the file it points to is written, the link stays), and a target that is one of the inputs is
+# refused before anything is done.
+
+
+def _report(*args: str) -> bytes:
+    result = run("compare", "flying", *args)
+    assert result.exit_code == 0, result.output
+    return result.stdout_bytes
+
+
+@pytest.fixture
+def null_device(tmp_path) -> Path:
+    """A character device that discards what is written: a private copy of /dev/null where we
+    may make one (root), else /dev/null itself (which only root could replace)."""
+    path = tmp_path / "null"
+    try:
+        os.mknod(path, stat.S_IFCHR | 0o666, os.makedev(1, 3))
+        return path
+    except (OSError, AttributeError):
+        if os.geteuid() == 0 or not os.path.exists("/dev/null"):
+            pytest.skip("can't make a device node here")
+        return Path("/dev/null")
+
+
+def test_a_character_device_is_written_through_and_never_replaced(null_device):
+    before = null_device.stat()
+    for fmt in ("md", "html", "json"):
+        result = run("compare", "flying", "-f", fmt, "-o", null_device)
+        assert result.exit_code == 0, result.output
+        assert result.stdout == ""
+    after = null_device.stat()
+    assert stat.S_ISCHR(after.st_mode), "the device was replaced by a regular file"
+    assert (after.st_ino, after.st_rdev) == (before.st_ino, before.st_rdev)
+    if null_device.parent != Path("/dev"):
+        assert _listing(null_device.parent) == ["null"], "a temporary file was left behind"
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_is_written_through_as_a_stream(tmp_path):
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    received = []
+    reader = threading.Thread(target=lambda: received.append(fifo.read_bytes()), daemon=True)
+    reader.start()
+    result = run("compare", "flying", "-o", fifo)
+    reader.join(30)
+    assert result.exit_code == 0, result.output
+    assert not reader.is_alive(), "nothing was written to the pipe"
+    assert received == [_report()]
+    assert stat.S_ISFIFO(fifo.stat().st_mode)
+    assert _listing(tmp_path) == ["pipe"]
+
+
+def test_dash_is_standard_output():
+    assert run("compare", "flying", "-o", "-").stdout_bytes == _report()
+
+
+def test_a_socket_is_refused(tmp_path):
+    import socket
+
+    path = tmp_path / "sock"
+    server = socket.socket(socket.AF_UNIX)
+    try:
+        server.bind(str(path))
+    except OSError:
+        pytest.skip("can't make a UNIX socket here")
+    try:
+        result = run("compare", "flying", "-o", path)
+        assert result.exit_code == 2 and "is a socket" in result.stderr
+        assert stat.S_ISSOCK(path.stat().st_mode)
+    finally:
+        server.close()
+
+
+@pytest.fixture
+def scenario_file(tmp_path) -> Path:
+    path = tmp_path / "loop.toml"
+    path.write_text(GOOD, encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("command", ["compare", "timeline"])
+def test_o_equal_to_the_input_is_refused_and_the_scenario_kept(scenario_file, command):
+    result = run(command, scenario_file, "-o", scenario_file)
+    assert result.exit_code == 2, result.output
+    assert "is also an input" in result.stderr
+    assert scenario_file.read_text(encoding="utf-8") == GOOD
+    assert _listing(scenario_file.parent) == ["loop.toml"]
+
+
+@pytest.mark.parametrize("how", ["folder", "symlink", "hard link", "relative path"])
+def test_o_naming_an_input_another_way_is_refused(scenario_file, monkeypatch, how):
+    folder = scenario_file.parent
+    inputs, output = [scenario_file], scenario_file
+    if how == "folder":
+        inputs = [folder]
+    elif how == "symlink":
+        output = folder / "report.md"
+        output.symlink_to(scenario_file.name)
+    elif how == "hard link":
+        output = folder / "report.md"
+        os.link(scenario_file, output)
+    else:
+        monkeypatch.chdir(folder)
+        output = Path("sub/../loop.toml")
+        (folder / "sub").mkdir()
+    result = run("compare", *inputs, "flying", "-o", output)
+    assert result.exit_code == 2, result.output
+    assert "is also an input" in result.stderr
+    assert scenario_file.read_text(encoding="utf-8") == GOOD
+
+
+def test_a_symlink_is_followed_and_stays_a_link(tmp_path):
+    real = tmp_path / "reports" / "flying.md"
+    real.parent.mkdir()
+    real.write_bytes(OLD)
+    link = tmp_path / "latest.md"
+    link.symlink_to(real)
+    result = run("compare", "flying", "-o", link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and os.readlink(link) == str(real)
+    assert real.read_bytes() == _report()
+    assert _listing(real.parent) == ["flying.md"] and _listing(tmp_path) == ["latest.md", "reports"]
+
+
+def test_a_dangling_symlink_creates_the_file_it_points_to(tmp_path):
+    link = tmp_path / "latest.md"
+    link.symlink_to("new.md")
+    result = run("compare", "flying", "-o", link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and (tmp_path / "new.md").read_bytes() == _report()
+
+
+def test_a_symlink_loop_is_refused_with_its_name(tmp_path):
+    link = tmp_path / "loop.md"
+    link.symlink_to("loop.md")
+    result = run("compare", "flying", "-o", link)
+    assert result.exit_code == 2, result.output
+    assert "loop of symbolic links" in result.stderr
+    assert link.is_symlink()

@@ -17,7 +17,7 @@ KEY = "mtr-current"
 GOOGOL = 10**100
 
 # The MTR cites itself as "MTR 4.4" and the CR rules it leaves in force as "CR 729.x".
-CITATION = re.compile(r"(MTR 4\.4|CR 729\.[1-6][a-c]?): ")
+CITATION = re.compile(r"(MTR 4\.4|CR 729\.[1-6][a-c]?|CR 104\.4b): ")  # 104.4b: the draw rule, inside one resolution (FORMAT item 11)
 cited = citing(CITATION)
 
 

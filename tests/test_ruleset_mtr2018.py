@@ -21,7 +21,7 @@ KEY = "mtr-2018"
 CURRENT = "mtr-current"
 
 # The MTR cites itself as "MTR 4.4" and the CR rules it leaves in force as "CR 720.x" (CR of 2018-07-13).
-CITATION = re.compile(r"(MTR 4\.4|CR 720\.[1-6][a-c]?): ")
+CITATION = re.compile(r"(MTR 4\.4|CR 720\.[1-6][a-c]?|CR 104\.4b): ")  # 104.4b: the draw rule, inside one resolution (FORMAT item 11)
 cited = citing(CITATION)
 
 
