@@ -327,10 +327,10 @@ def main(ctx: click.Context) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
 @click.option("--as-of", "as_of", metavar="DATE", help="Compare under the rules in force on DATE (YYYY-MM-DD, from 1998-03-31): the CR, and the MTR where one existed.")
-@plugin_timeout_option
 @click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
 @click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
 @click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
+@plugin_timeout_option
 def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only, mermaid) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
@@ -378,11 +378,11 @@ def check(paths) -> None:
         fields = sum(len(f) for f in sf.expect.values())
         if problems:
             failed += 1
-            _say(f"FAIL {sf.file}")
+            click.echo(click.style("FAIL", fg="red", bold=True) + " " + visible(sf.file))
             for problem in problems:
                 _say(f"  {problem}")
         else:
-            _say(f"ok   {sf.file}: {len(sf.expect)} rulesets, {fields} expectations")
+            click.echo(click.style("ok", fg="green") + visible(f"   {sf.file}: {len(sf.expect)} rulesets, {fields} expectations"))
     if failed:
         click.echo(f"{failed} scenario(s) failed their expectations", err=True)
         sys.exit(1)
@@ -748,7 +748,7 @@ def gallery(check_only, folder, force) -> None:
     if check_only:
         stale = [name for name, text in files.items() if not (root / name).is_file() or (root / name).read_bytes() != text.encode("utf-8")]
         for name in stale:
-            _say(f"stale: {root / name}")
+            click.echo(click.style("stale:", fg="yellow") + " " + visible(str(root / name)))
         if root.is_dir():
             extra = sorted(
                 p.relative_to(root).as_posix()

@@ -15,8 +15,8 @@ and grows with the number of steps, where a circle would crowd.
 
 Everything is deterministic: coordinates are integers, text is wrapped by a fixed estimate of
 glyph widths (no font metrics), and every user string is XML-escaped into element text, never
-into an attribute; characters XML forbids become U+FFFD and bidirectional controls are shown as
-their code points, so a name can neither break the markup nor reorder the labels around it.
+into an attribute; control and bidirectional characters are shown as codes, as everywhere in a
+report (:mod:`.controls`), so a name can neither break the markup nor reorder the labels around it.
 Colours come from CSS classes and ``currentColor``, so dark mode and print follow the page.
 
 Steps are read through their fields with a default for each (``getattr``), so format 1 and
@@ -216,13 +216,14 @@ def _allowed_in_xml(ch: str) -> bool:
 
 
 def neutral(text: str) -> str:
-    """Text that can't reorder or break a drawing: on one line, bidi controls shown as ``<U+202E>``,
-    other controls and characters XML forbids as U+FFFD."""
+    """Text that can't reorder or break a drawing: on one line, controls and bidi characters shown
+    as codes as everywhere else in a report (:func:`comparator.controls.visible`: ``U+202E``,
+    ``\\x01``), and anything XML still forbids as U+FFFD."""
+    from .controls import visible
+
     out = []
-    for ch in " ".join(str(text).split()):
-        if ch in _BIDI:
-            out.append(f"<U+{ord(ch):04X}>")
-        elif not _allowed_in_xml(ch) or unicodedata.category(ch) == "Cc":
+    for ch in visible(" ".join(str(text).split())):
+        if ch in _BIDI or not _allowed_in_xml(ch) or unicodedata.category(ch) == "Cc":
             out.append("\ufffd")
         else:
             out.append(ch)

@@ -55,7 +55,6 @@ def resolve(argument: str) -> list[ScenarioFile]:
     raise ScenarioError(argument, "", f"no such file, and no built-in scenario of that name{hint}; see 'loopcompare scenarios'")
 
 
-
 def _unreachable(path: Path) -> str | None:
     """Why a path that is there can't be followed (a symlink loop, a dangling symlink), if so.
 

@@ -299,7 +299,7 @@ def small_gallery(monkeypatch):
     """The gallery command with two files (the folder logic is what is tested here)."""
     from loopcompare.comparator import cli
 
-    monkeypatch.setattr(cli, "gallery_files", lambda: {"index.md": "# index\n", "timelines/flying.md": "# flying\n"})
+    monkeypatch.setattr(cli, "gallery_files", lambda **options: {"index.md": "# index\n", "timelines/flying.md": "# flying\n"})
 
 
 def test_gallery_refuses_a_folder_that_is_not_a_gallery(tmp_path, small_gallery):
