@@ -6,7 +6,7 @@ Prints:
 * the cost of settling an intent of 10^6 against one of 10^100, and of 3 (the ratios should be
   about 1: outcomes are computed in closed form, never iteration by iteration);
 * the CLI's start-up time against ``python -c pass``;
-* the atlas's size, time and throughput, on one process and on all CPUs;
+* the atlas's size, time and throughput, on one process and on two, for each space;
 * the time to render the whole gallery.
 
 Figures vary by machine; the README records one run.  Nothing here is a pass/fail test.
@@ -15,6 +15,7 @@ Figures vary by machine; the README records one run.  Nothing here is a pass/fai
 from __future__ import annotations
 
 import dataclasses
+import os
 import platform
 import random
 import subprocess
@@ -142,6 +143,14 @@ def token_loop(number: int):
     return parse_document(doc, "tokens.toml", "tokens").scenario
 
 
+def _cpu_seconds() -> float:
+    """User + system CPU time of this process and its finished children (the atlas's workers)."""
+    import resource
+
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
 def main() -> None:
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}; Python {platform.python_version()}; {platform.system()}")
     scenarios = generated(3000)
@@ -186,13 +195,19 @@ def main() -> None:
     from loopcompare.comparator import atlas
 
     mission = registry().select([])
-    print(f"\nthe atlas: {atlas.size():,} loops, {len(atlas.shapes()):,} shapes, under {len(mission)} rulesets")
-    for jobs in (1, None):
-        start = time.perf_counter()
-        result = atlas.build(mission, jobs=jobs)
-        elapsed = time.perf_counter() - start
-        label = "1 process" if jobs == 1 else "all CPUs"
-        print(f"  {label:<10} {elapsed:6.1f} s   {result.total / elapsed:8,.0f} loops/s   {len(result.classes)} classes")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    for space in ("format1", "full"):
+        print(f"\nthe atlas, space {space!r}: {atlas.size(space=space):,} loops, {len(atlas.shapes(space=space)):,} shapes, under {len(mission)} rulesets ({cpus} CPUs, load average {load:.1f} at the start)")
+        for jobs in (1, 2):
+            cpu = _cpu_seconds()
+            start = time.perf_counter()
+            result = atlas.build(mission, jobs=jobs, space=space)
+            elapsed = time.perf_counter() - start
+            cpu = _cpu_seconds() - cpu
+            label = "1 process" if jobs == 1 else "2 processes"
+            # CPU seconds too: on a shared machine the wall time says more about the neighbours.
+            print(f"  {label:<11} {elapsed:6.1f} s   {result.total / elapsed:8,.0f} loops/s   CPU {cpu:6.1f} s   {len(result.classes)} classes")
 
     start = time.perf_counter()
     files = gallery_files()

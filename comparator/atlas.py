@@ -18,10 +18,24 @@ How the space is bounded (the README repeats this):
   (any holder), a loop that ends by itself after two iterations, a random or a conditional
   step, a loop across turns (with or without a meaningful change), a restart, or a hidden
   choice; 4-player loops have no features.
+
+That is the ``format1`` space (42,327 loops; the gallery's).  The ``full`` space (137,603 loops)
+adds, as format 2 scenarios, the features docs/DOMAIN.md section 6 says change outcomes between
+eras, one at a time: an event that may end the loop (``ends_loop``), a choice in a mandatory step
+(``choice`` + ``alternative``, each holder), a side benefit (``sustains = false``, each holder), a
+mandatory cost with a floor that stops the loop by requirement, and a loop within one resolution,
+with or without a chooser (each holder).  The held ones are enumerated for 2 and 3 players, the
+others and the choice in a mandatory step for 2 to 4.  In format 2 an intent for a player with
+no point to deviate is an error, so there intents range over the players who have one.
+
+Workers enumerate their own slices of the space (only bounds cross the process boundary), parse
+each shape once and swap in the intents, so the multi-process path is faster than one process.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import itertools
 import os
 from contextlib import contextmanager
@@ -30,6 +44,7 @@ from functools import cached_property
 from typing import Iterator, Sequence
 
 from loopcompare.rulesets import Ruleset
+from loopcompare.rulesets.scenario import Intent
 
 from .compare import Comparison, compare
 from .loader import ScenarioFile, parse_document
@@ -65,8 +80,29 @@ def _feature_variants(n: int, k: int) -> list[tuple[str, str | None]]:
     return out
 
 
+#: The spaces an atlas can enumerate: ``format1`` (the original space, the gallery's) and ``full``
+#: (format 1's, plus the format 2 dimensions that change outcomes between eras).
+SPACES = ("format1", "full")
+#: Format 2 features whose holder is a player (one variant per seat) and those without one.
+FORMAT2_HELD = ("choice", "side_benefit", "resolution_choice")
+FORMAT2_PLAIN = ("event", "requirement", "resolution")
+#: The format 2 features also enumerated with 4 players: the unheld ones, and the choice in a
+#: mandatory step (the outcome change between the two MTR texts, which multiplayer games show most).
+FORMAT2_WITH_FOUR = FORMAT2_PLAIN + ("choice",)
+
+
+def _format2_variants(n: int, k: int) -> list[tuple[str, str | None]]:
+    """docs/DOMAIN.md section 6: the format 2 features that change outcomes between eras."""
+    players = PLAYERS[:n]
+    out: list[tuple[str, str | None]] = [(f, None) for f in FORMAT2_PLAIN]
+    for feature in FORMAT2_HELD:
+        if n <= FEATURES_UP_TO or feature in FORMAT2_WITH_FOUR:
+            out += [(feature, p) for p in players]
+    return out
+
+
 def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, feature: str, who: str | None) -> dict:
-    """One loop without intents, as a scenario document."""
+    """One loop without intents, as a scenario document (format 2 when the feature is)."""
     players = list(PLAYERS[:n])
     state: dict = {"count": 0} if grows else {"flag": False}
     steps = []
@@ -111,6 +147,28 @@ def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, featu
     elif feature == "hidden_choice":
         steps[0]["choice"] = True
         steps[0]["hidden"] = True
+    elif feature == "event":
+        # An event that may end the loop (CR 421: shortcut with ends_early_if; CR 2009+: no
+        # shortcut, "can't include conditional actions"; MTR: non-deterministic).
+        steps.append({"by": players[0], "does": "a trigger: flip a coin", "random": True, "ends_loop": {"when": f"{players[0]} loses a flip", "chance": "1/2"}})
+    elif feature == "choice":
+        # A mandatory step whose controller could choose otherwise (mtr-2018: only a way out).
+        steps.append({"by": who, "does": f"{who} chooses a card to discard", "choice": True, "alternative": "discards another card"})
+    elif feature == "side_benefit":
+        # An optional step that doesn't keep the loop going: it never makes its controller involved.
+        state["gain"] = 0
+        steps.append({"by": who, "does": f"{who} may gain 1 life", "optional": True, "sustains": False, "add": {"gain": 1}})
+    elif feature == "requirement":
+        # A mandatory cost with a floor: the loop stops by requirement after two iterations.
+        state["mana"] = {"start": 2, "min": 0}
+        steps.append({"by": players[0], "does": "pays {1}", "requires": {"mana": 1}, "add": {"mana": -1}})
+    elif feature == "resolution":
+        loop["within"] = "resolution"
+    elif feature == "resolution_choice":
+        loop["within"] = "resolution"
+        steps.append({"by": who, "does": f"{who} chooses to repeat this process", "choice": True, "alternative": "stops repeating"})
+    if feature in FORMAT2_HELD or feature in FORMAT2_PLAIN:
+        doc = {"format": 2, **doc}
     if loop:
         doc["loop"] = loop
     doc["title"] = describe_shape(n, order, independent, grows, feature, who)
@@ -135,6 +193,12 @@ def describe_shape(n, order, independent, grows, feature, who) -> str:
         "across_turns_changing": "; across turns, with a meaningful change",
         "restart": "; restarted",
         "hidden_choice": "; a hidden choice",
+        "event": "; an event may end it",
+        "choice": f"; {who} makes a choice in a mandatory step",
+        "side_benefit": f"; {who} has a side benefit",
+        "requirement": "; a cost stops it after 2 iterations",
+        "resolution": "; within one resolution",
+        "resolution_choice": f"; within one resolution, {who}'s choice repeats it",
     }[feature]
     return text + extra
 
@@ -184,8 +248,17 @@ def kind(doc: dict) -> str:
     return "independent" if loop.get("independent") else "dependent"
 
 
-def shapes(max_players: int = 4) -> list[dict]:
-    """Every loop shape (without intents), smallest first: by players, then steps."""
+def shapes(max_players: int = 4, space: str = "format1") -> list[dict]:
+    """Every loop shape (without intents) of a space (:data:`SPACES`), smallest first: by
+    players, then steps.  The ``full`` space is ``format1``'s shapes followed, within each size,
+    by the format 2 ones, so the format 1 shapes keep their relative order."""
+    return [dict(s) for s in _shapes(max_players, space)]
+
+
+@functools.lru_cache(maxsize=4)
+def _shapes(max_players: int, space: str) -> tuple[dict, ...]:
+    if space not in SPACES:
+        raise ValueError(f"unknown atlas space {space!r} (one of {', '.join(SPACES)})")
     out = []
     for n in range(2, max_players + 1):
         players = PLAYERS[:n]
@@ -194,26 +267,55 @@ def shapes(max_players: int = 4) -> list[dict]:
                 for order in itertools.permutations(involved):
                     for independent in ((False, True) if k > 1 else (False,)):
                         for grows in ((False, True) if k else (False,)):
-                            for feature, who in _feature_variants(n, k):
+                            variants = _feature_variants(n, k)
+                            if space == "full":
+                                variants = variants + _format2_variants(n, k)
+                            for feature, who in variants:
                                 out.append(_shape(n, order, independent, grows, feature, who))
     # Stable sort: fewest players, then fewest steps, then generation order.
-    return sorted(out, key=lambda d: (len(d["players"]), len(d["step"])))
+    return tuple(sorted(out, key=lambda d: (len(d["players"]), len(d["step"]))))
+
+
+def deviators(shape: dict) -> tuple[str, ...]:
+    """The players a shape's intents range over, in turn order.  Format 1: every player (an intent
+    for a player with no point to deviate is only a warning there, and the space has always held
+    them).  Format 2 makes such an intent an error (FORMAT item 7), so only the players with a
+    point to deviate: a sustaining optional step, a choice, an "unless" they can pay, a breaker."""
+    if shape.get("format", 1) == 1:
+        return tuple(shape["players"])
+    within = shape.get("loop", {}).get("within") == "resolution"
+    able = set()
+    for step in shape["step"]:
+        if (step.get("optional") and (step.get("sustains", True) or within)) or step.get("choice"):
+            able.add(step["by"])
+        if "unless" in step and step["unless"]["by"] != step["by"]:
+            able.add(step["unless"]["by"])
+    able.update(b["by"] for b in shape.get("breaker", []))
+    return tuple(p for p in shape["players"] if p in able)
 
 
 def with_intents(shape: dict) -> Iterator[dict]:
     """The shape with every combination of intents, in a fixed order."""
-    players = shape["players"]
-    for values in itertools.product(INTENTS, repeat=len(players)):
+    for intents in _intent_tables(shape):
         doc = dict(shape)
-        intents = {p: v for p, v in zip(players, values) if v != "never"}
         if intents:
             doc["intent"] = intents
         yield doc
 
 
-def size(max_players: int = 4) -> int:
+def _intent_tables(shape: dict) -> Iterator[dict]:
+    players = deviators(shape)
+    for values in itertools.product(INTENTS, repeat=len(players)):
+        yield {p: v for p, v in zip(players, values) if v != "never"}
+
+
+def _loops(shape: dict) -> int:
+    return len(INTENTS) ** len(deviators(shape))
+
+
+def size(max_players: int = 4, space: str = "format1") -> int:
     """How many scenarios the space holds."""
-    return sum(len(INTENTS) ** len(s["players"]) for s in shapes(max_players))
+    return sum(_loops(s) for s in _shapes(max_players, space))
 
 
 # --- classes ------------------------------------------------------------------------------------
@@ -277,32 +379,57 @@ class Class:
     from which the heat map is made, for an atlas and for any restriction of it."""
 
 
-def _settle_shapes(args) -> tuple[dict, list[int], dict, int, dict]:
-    """Worker: settle every scenario of some shapes; per-class counts and smallest examples."""
-    rulesets, fields, shape_docs, offsets = args
+def _settle_range(args) -> tuple[dict, list[int], dict, int, dict]:
+    """Worker: settle every scenario of the shapes ``start:stop`` of a space, which the worker
+    enumerates itself (nothing but the bounds crosses the process boundary); per-class counts and
+    smallest examples, pairwise disagreements, and tallies by players.
+
+    Each shape is validated once by the loader; its scenarios differ only in their intents, which
+    are swapped into the parsed scenario (the loader's own :class:`Intent` for a whole number), so
+    no loop is parsed again.  A test checks this gives the scenario the loader gives.
+    """
+    rulesets, fields, space, max_players, start, stop, offset = args
+    all_shapes = _shapes(max_players, space)
     classes: dict = {}
     pairs = [0] * (len(rulesets) * len(rulesets))
     by_players: dict[int, list[int]] = {}
     by_kind: dict[str, int] = {}
-    for shape, offset in zip(shape_docs, offsets):
+    for shape in all_shapes[start:stop]:
         n = len(shape["players"])
         tally = by_players.setdefault(n, [0, 0])
         shape_kind = kind(shape)
-        for i, doc in enumerate(with_intents(shape)):
-            sf = parse_document(doc, "atlas.toml", "atlas")
+        parsed = parse_document(shape, "atlas.toml", "atlas")
+        for table in _intent_tables(shape):
+            intents = {p: Intent(v) for p, v in table.items()}
+            sf = dataclasses.replace(parsed, scenario=dataclasses.replace(parsed.scenario, intents=intents))
             sig = signature(compare(sf, rulesets), fields)
             tally[0] += 1
             tally[1] += agrees(sig)
             by_kind[shape_kind] = by_kind.get(shape_kind, 0) + 1
             entry = classes.get(sig)
             if entry is None:
-                entry = classes[sig] = [0, offset + i, doc, {}, {}]
+                doc = dict(shape)
+                if table:
+                    doc["intent"] = table
+                entry = classes[sig] = [0, offset, doc, {}, {}]
             entry[0] += 1
             entry[3][n] = entry[3].get(n, 0) + 1
-            kinds = entry[4].setdefault(shape_kind, [0, offset + i])
+            kinds = entry[4].setdefault(shape_kind, [0, offset])
             kinds[0] += 1
             _count_pairs(sig, pairs, len(rulesets))
-    return classes, pairs, by_players, len(shape_docs), by_kind
+            offset += 1
+    return classes, pairs, by_players, stop - start, by_kind
+
+
+def _ranges(counts: Sequence[int], per_task: int) -> list[tuple[int, int, int]]:
+    """Consecutive shape ranges of about ``per_task`` loops each: (start, stop, first loop index)."""
+    out, start, first, loops = [], 0, 0, 0
+    for i, count in enumerate(counts):
+        loops += count
+        if loops >= per_task or i == len(counts) - 1:
+            out.append((start, i + 1, first))
+            start, first, loops = i + 1, first + loops, 0
+    return out
 
 
 def _disagreeing_pairs(sig: tuple, n: int) -> list[int]:
@@ -489,26 +616,26 @@ def build(
     max_players: int = 4,
     progress=None,
     fields: Sequence[str] = FIELDS,
+    space: str = "format1",
 ) -> Atlas:
-    """Enumerate the space and classify it.  ``jobs`` processes (default: the CPUs available);
-    ``progress(n)`` is called as shapes are done; ``fields``: the outcome fields compared besides
-    the result.  The result does not depend on ``jobs``.
+    """Enumerate the space (:data:`SPACES`) and classify it.  ``jobs`` processes (default: the
+    CPUs available); ``progress(n)`` is called as shapes are done; ``fields``: the outcome fields
+    compared besides the result.  The result does not depend on ``jobs``.
 
     The ruleset objects given are the ones applied (sent to the worker processes as they are),
     so a modified or unregistered ruleset is atlased as itself.
     """
     keys = [r.key for r in rulesets]
     fields = tuple(fields)
-    all_shapes = shapes(max_players)
-    offsets, offset = [], 0
-    for s in all_shapes:
-        offsets.append(offset)
-        offset += len(INTENTS) ** len(s["players"])
-    chunk = 64
-    chosen = tuple(rulesets)
-    tasks = [(chosen, fields, all_shapes[i : i + chunk], offsets[i : i + chunk]) for i in range(0, len(all_shapes), chunk)]
+    counts = [_loops(s) for s in _shapes(max_players, space)]
     if not jobs:
         jobs = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    chosen = tuple(rulesets)
+    # Tasks of equal work (loops, not shapes: a 4-player shape holds 9 times a 2-player one's),
+    # a few per process so that none waits long for the last one, and few enough that sending
+    # the rulesets with each costs nothing next to settling.
+    per_task = max(500, sum(counts) // (8 * jobs) + 1) if jobs > 1 else sum(counts) + 1
+    tasks = [(chosen, fields, space, max_players, start, stop, first) for start, stop, first in _ranges(counts, per_task)]
     merged: dict = {}
     pairs = [0] * (len(keys) * len(keys))
     by_players: dict[int, list[int]] = {}
@@ -552,11 +679,11 @@ def build(
                 raise
             with pool:
                 _release_signals(held)  # a SIGTERM that came meanwhile lands here, and ends the pool
-                for result in pool.imap(_settle_shapes, tasks):
+                for result in pool.imap_unordered(_settle_range, tasks):
                     absorb(result)
     else:
         for task in tasks:
-            absorb(_settle_shapes(task))
+            absorb(_settle_range(task))
 
     total = sum(t[0] for t in by_players.values())
     agreeing = sum(entry[0] for sig, entry in merged.items() if agrees(sig))
@@ -676,7 +803,7 @@ def sides(atlas: Atlas, cls: Class, comparison: Comparison) -> list[tuple[str, t
 
 
 def to_toml(doc: dict) -> str:
-    """A generated scenario as a TOML scenario file (format 1)."""
+    """A generated scenario as a TOML scenario file (format 1, or 2 when the scenario says so)."""
 
     def value(v) -> str:
         if isinstance(v, bool):
@@ -691,7 +818,8 @@ def to_toml(doc: dict) -> str:
             return "{ " + ", ".join(f"{k} = {value(x)}" for k, x in v.items()) + " }"
         raise TypeError(type(v))
 
-    lines = [f"title = {value(doc['title'])}", f"players = {value(doc['players'])}"]
+    lines = [f"format = {value(doc['format'])}"] if "format" in doc else []
+    lines += [f"title = {value(doc['title'])}", f"players = {value(doc['players'])}"]
     if doc.get("state"):
         lines += ["", "[state]"] + [f"{k} = {value(v)}" for k, v in doc["state"].items()]
     for step in doc["step"]:

@@ -596,10 +596,11 @@ def _progress(length: int, label: str):
 
 def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
     """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise);
-    ``options`` go to :func:`comparator.atlas.build` (``fields``)."""
+    ``options`` go to :func:`comparator.atlas.build` (``fields``, ``space``)."""
     from . import atlas as atlases
 
-    bar = _progress(len(atlases.shapes()), "settling loops") if progress else None
+    length = len(atlases.shapes(space=options.get("space", "format1")))
+    bar = _progress(length, "settling loops") if progress else None
     if bar is None:
         return atlases.build(rulesets, jobs=jobs, **options)
     with bar:
@@ -612,8 +613,15 @@ def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
 @click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
+@click.option(
+    "--space",
+    type=click.Choice(("format1", "full")),
+    default="full",
+    show_default=True,
+    help="The loops enumerated: 'full' adds format 2's events, choices in mandatory steps, side benefits, requirements and resolutions to 'format1' (the gallery's).",
+)
 @plugin_timeout_option
-def atlas(keys, fmt, output, jobs, examples_dir) -> None:
+def atlas(keys, fmt, output, jobs, examples_dir, space) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import atlas as atlases
 
@@ -624,7 +632,7 @@ def atlas(keys, fmt, output, jobs, examples_dir) -> None:
     # Everything that could stop the writing is checked before the atlas is computed.
     check_output(output)
     folder = _examples_folder(examples_dir) if examples_dir else None
-    result = build_atlas(rulesets, jobs)
+    result = build_atlas(rulesets, jobs, space=space)
     text = render_atlas(result, fmt)
     _emit(text, output)
     if folder is not None:

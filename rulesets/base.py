@@ -145,6 +145,12 @@ class Settlement:
         end = ends[0]
         return end.effect or f"{end.value} reaches its bound"
 
+    def end_result(self) -> "Result":
+        """The result of a loop that ends by itself: ``draw`` when every player left lost at the
+        same step (CR 104.4a; FORMAT item 6), else ``ends``."""
+        stop = self.facts.stop_event
+        return Result.DRAW if stop is not None and stop.kind == "draw" else Result.ENDS
+
     def ended_by(self) -> str | None:
         """FORMAT's ``ended_by``: the effect of the end that stopped the loop (or the requirement)."""
         stop = self.facts.stop_event
@@ -199,7 +205,7 @@ class Settlement:
             notes=tuple(self.notes),
             transcript=tuple(self.transcript),
             quotes=tuple((key, self._quote(key)) for key in self.quotes),
-            ended_by=decision.ended_by if decision.result is Result.ENDS else None,
+            ended_by=decision.ended_by if decision.result in (Result.ENDS, Result.DRAW) else None,
             eliminated=eliminated,
             stopped_by=stopped_by,
             ends_early_if=ends_early_if,
@@ -442,7 +448,7 @@ class Ruleset:
                 decision = self.dependent(ctx, involved)
             decision = self.requirement_cap(ctx, decision)
             decision = self.run_to_end(ctx, decision, before)
-            self.departed(ctx, decision)
+            decision = self.departed(ctx, decision)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
 
@@ -485,7 +491,7 @@ class Ruleset:
                     "applies (docs/DOMAIN.md section 6): the repetition simply runs to its end."
                 )
                 self.ends(ctx, end)
-                return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
+                return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
             rule = self.resolution_draw_rule()
             ctx.say(rule, "the repetition happens inside one resolution, where no player receives priority and nobody has a choice that could stop it, and it never ends: the game is a draw.", quote=rule)
             ctx.note(
@@ -546,21 +552,48 @@ class Ruleset:
         )
         return Decision(Result.ENDS, open_length=True)
 
-    def departed(self, ctx: "Settlement", decision: Decision) -> None:
-        """Say so when the player who deviates has left the game before their own point.
+    def departed(self, ctx: "Settlement", decision: Decision) -> Decision:
+        """The player who deviates has left the game before their own point (FORMAT item 6).
 
-        The procedures are run once, with the players of the loop's start; a loop that goes on
-        among the others after an involved player leaves is not settled again from there.
+        If every player involved in maintaining the loop has left by then, the rest is a
+        mandatory loop among those left: it runs to its end if it has one, else it is settled
+        as a mandatory loop (a draw, or a player's way out).  Otherwise the procedures, run once
+        with the players of the loop's start, are not settled again among those left (a note).
         """
         if decision.deviates is None or decision.point is None:
-            return
-        for e in ctx.facts.eliminations_until(decision.point):
-            if e.player == decision.deviates:
-                ctx.note(
-                    f"{e.player} leaves the game {ctx.facts.point(e.position).describe()}, before the point where they were "
-                    "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
-                    "among those left; the cut shown is that procedure's."
-                )
+            return decision
+        facts = ctx.facts
+        gone = facts.eliminations_until(decision.point)
+        leaver = next((e for e in gone if e.player == decision.deviates), None)
+        if leaver is None:
+            return decision
+        left_by = {e.player: e for e in gone}
+        involved = self.involved(ctx)
+        if any(p not in left_by for p in involved):
+            ctx.note(
+                f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
+                "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
+                "among those left; the cut shown is that procedure's."
+            )
+            return decision
+        last = max((left_by[p] for p in involved), key=lambda e: e.position)
+        where = facts.point(last.position)
+        ctx.note(
+            f"{leaver.player} leaves the game {where.describe()}, before the point where they were to deviate, and "
+            "nobody left in the game maintains the loop: reading taken (FORMAT item 6), the rest is a mandatory loop "
+            "among the players left."
+        )
+        end = facts.end
+        if end is not None:
+            self.ends(ctx, end)
+            return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
+        rest = self.mandatory(ctx)
+        if rest.result is Result.DRAW:
+            return Decision(Result.DRAW, where)
+        if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) >= last.position:
+            return rest
+        ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
+        return decision
 
     def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:
         """A player can't go on past the point where their optional step's requirement fails."""
@@ -569,14 +602,17 @@ class Ruleset:
         if stop is None or decision.point is None or decision.counts is not None:
             return decision
         forced = facts.point(stop.position)
-        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
-            return decision
-        ctx.say(
-            self.loop_rule,
-            f"{stop.player} can't perform “{stop.effect}” {forced.describe()}: the requirement fails, so "
-            f"{stop.player} stops sustaining the loop there.",
-            quote=self.loop_quote(),
+        application = f" (application {stop.application + 1} of {stop.times})" if stop.times > 1 else ""
+        because = (
+            f"{stop.player} can't perform “{stop.effect}” {forced.describe()}{application}: the requirement fails, so "
+            f"{stop.player} stops sustaining the loop there."
         )
+        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
+            if decision.point == forced and decision.deviates == stop.player:
+                # The procedure's cut is the failed requirement itself: say why (FORMAT items 4 and 8).
+                ctx.say(self.loop_rule, because, quote=self.loop_quote())
+            return decision
+        ctx.say(self.loop_rule, because, quote=self.loop_quote())
         if decision.deviates != stop.player:
             ctx.note(
                 f"The procedure would run the loop past {forced.describe()}, where {stop.player} can no longer take "
@@ -648,25 +684,13 @@ class Ruleset:
         transcript; a note says who would have stopped the loop, and when.
         """
         end = ctx.facts.end
+        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.loop.ends_when):
+            return self._sets_run_to_end(ctx, decision, before, end)
         if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
             if end is not None and decision.result is Result.UNSPECIFIED:
                 ctx.note(f"Left alone, the loop would end by itself {end.describe()}.")
             return decision
-        first = min((c for c in (decision.counts or {}).values() if c is not UNBOUNDED), default=UNBOUNDED)
-        all_running = first is UNBOUNDED or ctx.facts.position(end) <= first * ctx.facts.size
-        if decision.counts is not None and not all_running:
-            # The end comes, if at all, after some sets have stopped: follow the sets that still run.
-            hit = ctx.facts.end_with_counts(decision.counts)
-            if hit is None:
-                return decision
-            reached, state = hit
-            ctx.rollback(before)
-            what = ctx.end_words()
-            ctx.say(self.ends_rule or self.loop_rule, f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).", quote=self.loop_quote() if not self.ends_rule else self.ends_rule)
-            ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
-            self._ends_note(ctx)
-            return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
-        elif decision.point is not None and not decision.point.unbounded:
+        if decision.point is not None and not decision.point.unbounded:
             if ctx.facts.position(end) > ctx.facts.position(decision.point):
                 return decision
         ctx.rollback(before)
@@ -675,7 +699,53 @@ class Ruleset:
             ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it {decision.point.describe()}.")
         elif decision.deviates:
             ctx.note(f"Had the loop not ended, {decision.deviates} would have stopped it later.")
-        return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
+        return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
+
+    def _sets_run_to_end(
+        self, ctx: Settlement, decision: Decision, before: tuple[int, int, int, int], end: CutPoint | None
+    ) -> Decision:
+        """Independent sets, each run its own number of times, in a loop that may end by itself.
+
+        No text says how separate sets of actions interleave; the readings taken (README, "The
+        rulesets") are:
+
+        * the sets run side by side, iteration by iteration, each step in its place in the loop,
+          and a set drops out once it has run its own number of times (a set whose number is 0
+          never runs);
+        * while every set still runs, that is the loop itself, so its end, if it comes by then,
+          is the whole loop's (:attr:`LoopFacts.end`, a single cut point);
+        * once a set has stopped, the sets still running are a different, smaller loop, which can
+          end where the whole loop never would (the stopped set was the one undoing the others'
+          progress) and run past a bound the whole loop would have reached: the end is where that
+          smaller loop first makes the bound hold (:meth:`LoopFacts.end_with_counts`), and each set
+          is reported with the number of times it was performed by then.
+        """
+        facts = ctx.facts
+        first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
+        if end is not None and (first is UNBOUNDED or facts.position(end) <= first * facts.size):
+            # Every set is still running when the bound first holds: the whole loop's end.
+            ctx.rollback(before)
+            self.ends(ctx, end)
+            return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
+        hit = facts.end_with_counts(decision.counts)
+        if hit is None:
+            return decision
+        reached, state = hit
+        ctx.rollback(before)
+        what = ctx.end_words()
+        ctx.say(
+            self.ends_rule or self.loop_rule,
+            f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).",
+            quote=self.ends_rule or self.loop_quote(),
+        )
+        ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
+        if end is None:
+            ctx.note(
+                "With every set running the loop would never end; it ends because a set that had run its own "
+                "number of times stopped."
+            )
+        self._ends_note(ctx)
+        return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:
         """Record the loop ending by itself (each ruleset says which of its rules admits that)."""

@@ -22,6 +22,10 @@ from functools import lru_cache
 
 #: Values with more digits than this are written as expressions, never computed.
 MAX_DIGITS = 1_000
+#: At most this many of the base's powers move into C when that writes E shorter (Huge.plain).
+_ABSORB = 64
+#: ... and only for exponents of fewer digits than this (the search for a short form costs).
+_ABSORB_DIGITS = 200
 #: log2(10) * MAX_DIGITS, rounded up: a power with more bits than this is surely too large.
 _MAX_BITS = 3_400
 
@@ -77,15 +81,15 @@ class Huge:
     # --- writing ----------------------------------------------------------------------------------
 
     def plain(self) -> str:
-        """The exact expression, as JSON and reports write it."""
-        base, exponent = _shortest_power(self.base, self.exponent)
-        power = f"{base}^({_shortest_int(exponent)})"
-        if self.c == 1:
-            text = power
-        elif self.c == -1:
-            text = "-" + power
-        else:
-            text = f"{self.c}*{power}"
+        """The exact expression, as JSON and reports write it.
+
+        C is normally free of the base's powers, but where moving a few of them into C makes E
+        short (two tokens doubled a googol times: ``2*2^(10^100)``, not ``2^(`` a 101-digit
+        number ``)``), the shorter text is written (FORMAT item 14: E in its shortest form).
+        """
+        text = min(
+            (len(t), j, t) for j, t in ((j, self._term(j)) for j in self._absorbable())
+        )[2]
         if self.d > 0:
             text += f"+{self.d}"
         elif self.d < 0:
@@ -93,6 +97,25 @@ class Huge:
         return f"({text})/{self.k}" if self.k > 1 else text
 
     to_json = plain
+
+    def _absorbable(self) -> range:
+        """How many of the base's powers C may take from E when writing (only when E has no short form)."""
+        if self.exponent >= 10**_ABSORB_DIGITS or _shortest_int(self.exponent) != str(self.exponent):
+            return range(1)
+        return range(min(_ABSORB, self.exponent - 1) + 1)
+
+    def _term(self, j: int) -> str:
+        """``C*M^(E)`` with ``j`` of the base's powers moved from E into C, then ``+D``/``-D``."""
+        c = self.c * self.base**j
+        base, exponent = _shortest_power(self.base, self.exponent - j)
+        power = f"{base}^({_shortest_int(exponent)})"
+        if c == 1:
+            text = power
+        elif c == -1:
+            text = "-" + power
+        else:
+            text = f"{c}*{power}"
+        return text
 
     def __str__(self) -> str:
         return self.plain()
@@ -177,7 +200,8 @@ def _make(c: int, base: int, exponent: int, d: int, k: int) -> "Huge | int":
     while c % base == 0:
         c //= base
         exponent += 1
-    if exponent * math.log2(base) + abs(c).bit_length() < _MAX_BITS:
+    # (exponent < _MAX_BITS first: a float of an exponent with hundreds of digits overflows)
+    if exponent < _MAX_BITS and exponent * math.log2(base) + abs(c).bit_length() < _MAX_BITS:
         value = c * base**exponent + d
         if value % k:
             raise TooLarge("a value that is not an integer")

@@ -408,7 +408,7 @@ class Dynamics:
             if trace is not None:
                 trace.guard(name, IDENTITY, need, False, ok)
             if not ok:
-                what = f"requires {name} >= {need:,}: {step.does}"
+                what = f"requires {name} >= {need}: {step.does}"
                 if step.optional and not step.sustains:
                     return None  # a side benefit that can't be paid is skipped (FORMAT item 7)
                 kind = "forced" if step.optional else "requirement"
@@ -628,7 +628,13 @@ class Dynamics:
             if run.forever:
                 return self._unbounded_state(run, point.steps)
             return run.state
-        run = self.run(point.iterations * self.size + point.steps)
+        position = point.iterations * self.size + point.steps
+        stop = self.natural.stop
+        if stop is not None and stop.kind != "goal" and stop.position <= position:
+            # A requirement failing inside a ``times`` step is reported *at* that step, but the
+            # applications before it were performed: the state is the one at the stop (FORMAT item 4).
+            return dict(self.natural.state)
+        run = self.run(position)
         return run.state
 
     def _unbounded_state(self, run: Run, steps: int) -> dict:

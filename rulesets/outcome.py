@@ -173,10 +173,18 @@ class Outcome:
         return out
 
 
+#: Types :func:`plain` returns as they are (exact types: an enum or a subclass takes the long way).
+_ALREADY_PLAIN = frozenset({str, int, bool, type(None)})
+
+
 def plain(value):
     """Turn counts and values into JSON-ready data: UNBOUNDED becomes ``"unbounded"``, a huge
     value its exact expression, a fraction ``"a/b"`` (or ``"a"``), enums their value, mappings
     dicts (in their own order), tuples lists."""
+    if type(value) in _ALREADY_PLAIN:
+        return value  # the common case first: the isinstance checks below cost more than settling
+    if type(value) is dict:
+        return {k: plain(v) for k, v in value.items()}
     if value is UNBOUNDED:
         return "unbounded"
     if isinstance(value, (Result, StoppedBy)):

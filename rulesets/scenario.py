@@ -699,11 +699,14 @@ class LoopFacts:
                         best = (n, k)
             if best is not None:
                 n, k = best
-                performed = {i for i in running[:k]}
+                # Steps 0 .. running[k - 1] of iteration done + n have had their turn.  As at a
+                # single cut (counts_at), a set still running counts that iteration once its
+                # player's first choice point is among them; a set that has stopped keeps its count.
+                reached_step = running[k - 1] + 1
                 reached = {}
                 for p, c in counts.items():
-                    mine = [i for i in running if self.set_of_step[i] == p]
-                    extra = 1 if mine and mine[0] in performed else 0
+                    first = self.first_choice(p)
+                    extra = 1 if first is not None and first < reached_step else 0
                     reached[p] = c if (c is not UNBOUNDED and c <= done) else done + n + extra
                 state = {}
                 for name in self.scenario.state:

@@ -34,8 +34,11 @@ The readings implemented are DOMAIN.md sections 3-4 and the team's decisions:
   run), the loop "ends" at the first position where it holds (0 if it holds at the start).  For
   independent sets (no single cut) the sets are played side by side: a bound reached while every
   set is still running ends the loop at that linear position; a bound reached only after some set
-  has stopped ends it at a point no linear position describes (:class:`OracleGap`: the result
-  is "ends", the other fields are not determined by the readings);
+  has stopped (or only because one has) ends it where no linear position describes: the result is
+  "ends", ``iterations`` gives each set's count by then (a stopped set its own number, a running
+  one the iterations it began, counting the current one once its player's first choice step has
+  had its turn), the state is the state then, and, as for sets that are shortcut, there is no
+  single cut: ``steps`` 0, no ``deviates``, no ``last_action``;
 * "unbounded" numbers (a "never" player's number, 421.3's number when everyone agrees to it) are
   simulated with a large stand-in.  The whole procedure runs twice, with two different stand-ins;
   an iteration count or an integer that differs between the runs is reported as ``"unbounded"``.
@@ -58,12 +61,6 @@ RULESETS = ("cr-2004", "cr-2008", "cr-2024", "mtr-current")
 
 class OracleLimit(Exception):
     """The scenario is outside the range the naive oracle can settle faithfully."""
-
-
-class OracleGap(Exception):
-    """The readings fix the result but no position describes the rest (see ``result``)."""
-
-    result = "ends"
 
 
 def settle(scenario: Scenario, key: str) -> dict[str, Any]:
@@ -418,14 +415,14 @@ class _Run:
         v = state[ends.value]
         return v <= ends.bound if ends.at_most else v >= ends.bound
 
-    def run_sets(self, counts: dict[str, int]) -> tuple[dict, int | None]:
+    def run_sets(self, counts: dict[str, int]) -> tuple[dict, int | None, dict | None]:
         """421.5: the sets run side by side, each stopping after its own count.
 
         A mandatory step belongs to the set of the nearest optional step before it, cyclically.
-        Played one step at a time; returns the final state and, if ``ends_when`` holds while
-        every set is still running (so the steps performed are exactly the loop's first ``p``
-        steps), that linear position ``p``.  If it first holds after some set has stopped, the
-        loop ends by itself at a point no linear position describes: :class:`OracleGap`.
+        Played one step at a time; returns the final state, and where ``ends_when`` first holds:
+        while every set is still running (so the steps performed are exactly the loop's first
+        ``p`` steps), that linear position ``p``; after some set has stopped, each set's count
+        then (the state returned is the state then).
         """
         owners = []
         for i in range(self.L):
@@ -440,7 +437,7 @@ class _Run:
             raise OracleLimit("a step belongs to no counted set")
         s = dict(self.sc.state)
         if self.holds(s):
-            return s, 0
+            return s, 0, None
         lockstep = min(counts.values())
         for r in range(max(counts.values(), default=0)):
             for i, st in enumerate(self.steps):
@@ -451,12 +448,13 @@ class _Run:
                         s[name] = s[name] + delta
                     if self.holds(s):
                         if r < lockstep:
-                            return s, r * self.L + i + 1
-                        raise OracleGap(
-                            "the independent sets, run side by side, reach the ends_when bound "
-                            "after some set has stopped: the loop ends by itself"
-                        )
-        return s, None
+                            return s, r * self.L + i + 1, None
+                        reached = {
+                            p: c if c <= r else r + (1 if self.first_choice(p) <= i else 0)
+                            for p, c in counts.items()
+                        }
+                        return s, None, reached
+        return s, None, None
 
     def finish(self, raw) -> dict:
         kind = raw[0]
@@ -495,9 +493,11 @@ class _Run:
             kind = "ends"
         elif kind == "sets":
             counts = raw[1]
-            state, end = self.run_sets(counts)
+            state, end, reached = self.run_sets(counts)
             if end is not None:
                 kind = "ends"
+            elif reached is not None:
+                out.update(result="ends", iterations=reached, state=state)
             else:
                 out.update(result="shortcut", iterations=dict(counts), state=state)
         if kind == "ends":
@@ -566,7 +566,7 @@ def play_format2(scenario: Scenario, limit: int) -> dict[str, Any]:
             if failed:
                 if st.optional and not st.sustains:
                     continue
-                return stop("forced" if st.optional else "requirement", position, f"requires {failed[0]} >= {st.requires[failed[0]]:,}: {st.does}")
+                return stop("forced" if st.optional else "requirement", position, f"requires {failed[0]} >= {st.requires[failed[0]]}: {st.does}")
             targets: list[str] = []
             if st.target is not None:
                 among = [p for p in st.target.among if p in present]

@@ -5,11 +5,12 @@ get the documented defaults.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from loopcompare.comparator.loader import MAX_BYTES, ScenarioError, load, parse_bytes
+from loopcompare.comparator.loader import MAX_BYTES, MAX_KEY_PARTS, ScenarioError, load, parse_bytes, to_document, validate
 from loopcompare.rulesets.scenario import NEVER, Intent
 
 ACCEPTANCE = Path(__file__).resolve().parent.parent.parent / "shared" / "spec" / "acceptance"
@@ -202,6 +203,24 @@ def test_bytes_at_the_size_limit_are_accepted():
     assert parse_bytes(raw, "case.toml", "case").scenario.title == "Gain and lose flying"
 
 
+def test_load_reads_a_file_of_exactly_the_size_limit(tmp_path):
+    # The limit is "at most 1 MiB": a file of exactly MAX_BYTES passes both the size on disk and
+    # the bytes read.
+    path = tmp_path / "full.toml"
+    raw = doc().encode("utf-8")
+    path.write_bytes(raw + b"#" * (MAX_BYTES - len(raw)))
+    assert path.stat().st_size == MAX_BYTES
+    assert load(path).scenario.title == "Gain and lose flying"
+
+
+def test_load_refuses_a_file_one_byte_over_the_size_limit(tmp_path):
+    path = tmp_path / "over.toml"
+    raw = doc().encode("utf-8")
+    path.write_bytes(raw + b"#" * (MAX_BYTES + 1 - len(raw)))
+    with pytest.raises(ScenarioError, match="limited to 1,048,576 bytes"):
+        load(path)
+
+
 def test_load_refuses_a_file_over_the_size_limit(tmp_path):
     path = tmp_path / "big.toml"
     path.write_bytes(doc().encode("utf-8") + b"#" * MAX_BYTES)
@@ -348,3 +367,83 @@ def test_expect_infinite_count_does_not_suggest_never():
     message = refused(doc(tail='[expect.cr-2004]\nsteps = "infinite"'))
     assert "[expect.cr-2004]" in message
     assert "never" not in message
+
+
+@pytest.mark.parametrize(
+    "players, item, how",
+    [
+        ('["Alice", "Bob", "Alice"]', 3, "'Alice' appears twice"),
+        ('["Alice", "Bob", "Carol", "bob"]', 4, "'bob' differs from 'Bob' only by case"),
+        ('["Alice", " Bob"]', 2, "' Bob' has leading or trailing spaces"),
+    ],
+)
+def test_a_bad_player_name_is_named_by_its_item_number(players, item, how):
+    # Items are numbered from 1, as a person counts them in the file.
+    message = refused(doc(players=players, by2="Alice"))
+    assert f"'players' item {item}: {how}" in message
+
+
+def test_a_tag_that_is_not_a_string_is_named_by_its_item_number():
+    message = refused(doc(top='tags = ["a", "b", 3]'))
+    assert "'tags' item 3" in message
+
+
+# --- how messages show what they refuse ----------------------------------------------------------
+
+
+def test_a_key_of_the_most_dotted_parts_allowed_is_parsed_and_one_more_is_refused():
+    # At most MAX_KEY_PARTS parts; the check runs before TOML parsing and names the line.
+    allowed = ".".join(["a"] * MAX_KEY_PARTS)
+    message = refused(doc(tail=f"{allowed} = 1"))
+    assert "dotted parts" not in message  # refused later, as an unknown key, not for its depth
+    message = refused(doc(tail=f"{allowed}.a = 1"))
+    line = doc(tail="X").splitlines().index("X") + 1
+    assert f"line {line}: a key with more than {MAX_KEY_PARTS} dotted parts" in message
+
+
+def test_a_long_text_in_a_message_is_cut_to_60_characters():
+    # Shown whole up to 59 characters; from 60, its first 57 and "...".
+    name59, name60 = "x" * 59, "y" * 60
+    assert repr(name59) in refused(doc(by2=name59))
+    message = refused(doc(by2=name60))
+    assert repr("y" * 57 + "...") in message and repr(name60) not in message
+
+
+@pytest.mark.parametrize(
+    "value, shown",
+    [
+        ("1e300", "a decimal number"),
+        (str(10**30 - 1), f"the number {10**30 - 1}"),  # under 10^30: every digit
+        (str(10**30), "the number 100000000000... (31 digits)"),
+        ('"' + "z" * 39 + '"', "the string '" + "z" * 39 + "'"),
+        ('"' + "z" * 40 + '"', "a string"),  # 40 characters or more: not repeated
+    ],
+)
+def test_a_value_of_the_wrong_kind_is_described_briefly(value, shown):
+    message = refused(doc(step1=f"optional = {value}"))
+    assert f"step 1: 'optional': expected true or false, got {shown}" in message
+
+
+# --- scenarios built in code: to_document is the inverse of the loader ----------------------------
+
+
+def test_a_scenario_built_in_code_keeps_its_active_player():
+    sf = parse(doc(top='active = "Bob"'))
+    assert to_document(sf.scenario)["active"] == "Bob"
+    assert "active" not in to_document(parse(doc()).scenario)  # the first player is the default
+
+
+def test_a_scenario_built_in_code_keeps_what_its_loop_ends_with():
+    ends = parse(doc(state="tokens = 3", tail='[loop]\nends_when = { value = "tokens", at_most = 0 }\nends_with = "Bob loses"'))
+    assert to_document(ends.scenario)["loop"] == {"ends_when": {"value": "tokens", "at_most": 0}, "ends_with": "Bob loses"}
+    assert validate(ends.scenario).scenario.loop.ends_with == "Bob loses"
+    assert "loop" not in to_document(parse(doc()).scenario)  # nothing set, nothing written
+
+
+def test_a_scenario_built_in_code_is_named_after_its_title_cut_to_60_characters():
+    sf = parse(doc())
+    long = replace(sf.scenario, title="Word " * 20)
+    assert validate(long).id == "-".join(["word"] * 20)[:60]
+    assert len(validate(long).id) == 60
+    assert validate(replace(sf.scenario, title="Gain & lose: flying!")).id == "gain-lose-flying"
+    assert validate(replace(sf.scenario, title="¿¡")).id == "scenario"

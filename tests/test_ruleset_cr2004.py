@@ -189,6 +189,28 @@ def test_the_other_player_intervenes_part_way_through_an_iteration():
     assert outcome.deviates == "Bob"
     assert outcome.last_action == "Alice"
     assert outcome.value("state.tokens") == 6
+    assert outcome.transcript[-1].startswith("421.2: Bob intervenes after 5 iterations and 1 step, before Alice's number")
+
+
+def test_the_transcript_says_the_controller_stops_when_nobody_intervenes_sooner():
+    # 421.2 (2004): the loop repeats the chosen number "or until the other player intervenes,
+    # whichever comes first": here Bob's point comes later, so Alice's number stands.
+    outcome = cited(settle(KEY, """
+        title = "Bob would step in too late"
+        players = ["Alice", "Bob"]
+        [state]
+        tokens = 0
+        [[step]]
+        by = "Alice"
+        does = "creates a token"
+        optional = true
+        add = { tokens = 1 }
+        [intent]
+        Alice = 3
+        Bob = 5
+    """))
+    assert outcome.deviates == "Alice" and outcome.value("iterations") == 3
+    assert outcome.transcript[-1] == "421.2: nobody intervenes sooner: the loop repeats 3 times and Alice stops after 3 iterations."
 
 
 def test_three_players_other_player_reading_and_tie():

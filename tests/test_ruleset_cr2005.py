@@ -327,6 +327,37 @@ def test_two_player_acceptance_cases_settle_as_in_2004(path):
         elif field != "rules":
             assert outcome.value(field) == want, field
 
+
+def test_independent_sets_on_the_turn_of_a_player_outside_them_start_with_the_first_involved_player():
+    # 421.5 (2005) has "the active player" choose; Bob, active, takes no part: Carol, the first
+    # involved player after him, chooses (noted), and Alice, in APNAP order, may only agree or go higher.
+    outcome = cited(settle(KEY, """
+        title = "Alice's tokens and Carol's life on Bob's turn"
+        players = ["Alice", "Bob", "Carol"]
+        active = "Bob"
+        [state]
+        tokens = 0
+        life = 20
+        [[step]]
+        by = "Alice"
+        does = "creates a token"
+        optional = true
+        add = { tokens = 1 }
+        [[step]]
+        by = "Carol"
+        does = "gains 1 life"
+        optional = true
+        add = { life = 1 }
+        [loop]
+        independent = true
+        [intent]
+        Alice = 2
+        Carol = 5
+    """))
+    assert outcome.value("iterations") == {"Alice": 5, "Carol": 5}
+    noted(outcome, "Bob takes no part", "Carol, the first involved player after the active player, chooses it")
+
+
 # Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
 # Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
 ACTION_AND_CHOICE = """

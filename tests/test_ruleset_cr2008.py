@@ -507,6 +507,33 @@ def test_a_googol_lowered_number_is_computed_in_closed_form():
     assert outcome.value("state.counters") == GOOGOL + 1
     assert outcome.value("state.flying") is True
 
+
+def test_a_lower_number_on_the_turn_of_an_uninvolved_player_needs_no_reading_in_2008():
+    # 421.3 (2008) gives the last word after a lower number to "the first player", not "the active
+    # player" as 2005 did: no note on that slip here.
+    outcome = cited(settle(KEY, """
+        title = "Alice and Carol fight over flying on Bob's turn"
+        players = ["Alice", "Bob", "Carol"]
+        active = "Bob"
+        [state]
+        flying = false
+        [[step]]
+        by = "Alice"
+        does = "gains flying"
+        optional = true
+        set = { flying = true }
+        [[step]]
+        by = "Carol"
+        does = "loses flying"
+        optional = true
+        set = { flying = false }
+        [intent]
+        Alice = 3
+    """))
+    assert (outcome.value("iterations"), outcome.deviates, outcome.last_action) == (3, "Alice", "Carol")
+    assert not any("2005" in note for note in outcome.notes), outcome.notes
+
+
 # Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
 # Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
 ACTION_AND_CHOICE = """

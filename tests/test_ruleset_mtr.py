@@ -550,6 +550,80 @@ def test_a_googol_is_the_lowest_number():
     assert outcome.value("state.counters") == GOOGOL
     assert outcome.value("state.flying") is False
 
+
+TOKENS_ALICE_CONTROLS = """
+    title = "Alice makes tokens; Bob may step in"
+    players = ["Alice", "Bob"]
+    [state]
+    tokens = 0
+    [[step]]
+    by = "Alice"
+    does = "creates a token"
+    optional = true
+    add = { tokens = 1 }
+    [intent]
+    Alice = 5
+"""
+
+
+def test_one_player_involved_another_who_would_act_later_agrees():
+    # MTR 4.4: "the other players agree or announce a lower number": Bob's 7 is not lower.
+    outcome = settle(KEY, TOKENS_ALICE_CONTROLS + "    Bob = 7\n")
+    assert outcome.deviates == "Alice" and outcome.value("iterations") == 5
+    assert any(line.endswith("Bob agrees.") for line in outcome.transcript), outcome.transcript
+    assert not any("announces a lower number" in line for line in outcome.transcript)
+
+
+def test_one_player_involved_another_who_would_act_sooner_announces_a_lower_number():
+    outcome = settle(KEY, TOKENS_ALICE_CONTROLS + "    Bob = 2\n")
+    assert outcome.deviates == "Bob" and outcome.value("iterations") == 2
+    assert any("Bob announces a lower number, intending to intervene after 2 iterations" in line for line in outcome.transcript)
+
+
+def test_several_players_involved_an_outsider_with_the_lowest_number_receives_priority_where_they_intervene():
+    # MTR 4.4: the lowest number wins; the player who chose it "receives priority" at their point:
+    # for a player outside the loop that is where they intervene, not where they stop sustaining it.
+    outcome = settle(KEY, """
+        title = "Alice and Bob fight over flying; Carol steps in"
+        players = ["Alice", "Bob", "Carol"]
+        [state]
+        flying = false
+        [[step]]
+        by = "Alice"
+        does = "gains flying"
+        optional = true
+        set = { flying = true }
+        [[step]]
+        by = "Bob"
+        does = "loses flying"
+        optional = true
+        set = { flying = false }
+        [intent]
+        Carol = 1
+    """)
+    assert outcome.deviates == "Carol"
+    assert outcome.transcript[-1].endswith("Carol receives priority where they intervene: after 1 iteration.")
+    inside = settle(KEY, """
+        title = "Alice and Bob fight over flying; Bob stops"
+        players = ["Alice", "Bob"]
+        [state]
+        flying = false
+        [[step]]
+        by = "Alice"
+        does = "gains flying"
+        optional = true
+        set = { flying = true }
+        [[step]]
+        by = "Bob"
+        does = "loses flying"
+        optional = true
+        set = { flying = false }
+        [intent]
+        Bob = 1
+    """)
+    assert inside.transcript[-1].endswith("Bob receives priority where they stop sustaining the loop: after 1 iteration and 1 step.")
+
+
 # Alice keeps the loop going by an action on her turn, Bob by a choice on his (the Teferi / Nexus of
 # Fate loop ruled on under the 2018 Tournament Rules); both mean to go on forever.
 ACTION_AND_CHOICE = """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from loopcompare.rulesets import UNBOUNDED, CutPoint
 
 from conftest import scenario
@@ -107,6 +109,106 @@ def test_turn_order_starts_from_the_active_player():
     f = facts(TOGGLE.replace('players = ["Alice", "Bob"]', 'players = ["Alice", "Bob", "Carol"]\nactive = "Bob"'))
     assert f.turn_order == ("Bob", "Carol", "Alice")
     assert f.players_after("Carol") == ("Alice", "Bob")
+
+
+THREE_SETS = """
+title = "three sets, only Bob's lowers x"
+players = ["Alice", "Bob", "Carol"]
+[state]
+x = 3
+[loop]
+independent = true
+ends_when = { value = "x", at_most = 0 }
+[[step]]
+by = "Alice"
+does = "makes a token"
+optional = true
+[[step]]
+by = "Carol"
+does = "gains 1 life"
+optional = true
+[[step]]
+by = "Bob"
+does = "drains 1"
+optional = true
+add = { x = -1 }
+[[step]]
+by = "Bob"
+does = "his trigger draws a card"
+"""
+
+
+def test_independent_sets_cut_by_ends_when_count_each_players_own_actions():
+    # Side by side: Alice, Carol, Bob (x 2); Alice has stopped: Carol, Bob (x 1); Carol, Bob (x 0),
+    # the end, before Bob's trigger.  A running set counts the iteration once its player's first
+    # choice point has had its turn: Carol 3, Bob 3; Alice keeps her 1.
+    facts = scenario(THREE_SETS).scenario.facts
+    reached, state = facts.end_with_counts({"Alice": 1, "Bob": UNBOUNDED, "Carol": UNBOUNDED})
+    assert reached == {"Alice": 1, "Bob": 3, "Carol": 3}
+    assert state == {"x": 0}
+
+
+def test_independent_sets_cut_by_ends_when_before_a_players_action_do_not_count_it():
+    # Carol's action comes after Bob's: in the iteration where Bob reaches the bound, hers never came.
+    reordered = """
+title = "Bob before Carol"
+players = ["Alice", "Bob", "Carol"]
+[state]
+x = 3
+[loop]
+independent = true
+ends_when = { value = "x", at_most = 0 }
+[[step]]
+by = "Alice"
+does = "makes a token"
+optional = true
+[[step]]
+by = "Bob"
+does = "drains 1"
+optional = true
+add = { x = -1 }
+[[step]]
+by = "Carol"
+does = "gains 1 life"
+optional = true
+"""
+    facts = scenario(reordered).scenario.facts
+    reached, state = facts.end_with_counts({"Alice": 1, "Bob": UNBOUNDED, "Carol": UNBOUNDED})
+    assert reached == {"Alice": 1, "Bob": 3, "Carol": 2}
+    assert state == {"x": 0}
+
+
+def test_independent_sets_that_never_reach_the_bound_give_no_end():
+    facts = scenario(THREE_SETS.replace("x = 3", "x = 30")).scenario.facts
+    assert facts.end_with_counts({"Alice": 1, "Bob": 5, "Carol": UNBOUNDED}) is None
+
+
+def test_an_intent_describes_itself_in_plain_words():
+    from loopcompare.rulesets.scenario import Intent
+
+    assert Intent().describe() == "never"
+    assert Intent(1).describe() == "after 1 iteration"
+    assert Intent(3_000).describe() == "after 3,000 iterations"
+    assert Intent(1, 0).describe() == "after 1 iteration, before step 1 of the next"
+
+
+def test_a_cut_point_without_steps_is_at_the_end_of_its_iterations():
+    assert CutPoint(3) == CutPoint(3, 0)
+    assert CutPoint(3).describe() == "after 3 iterations"
+    assert CutPoint(1, 2).describe() == "after 1 iteration and 2 steps"
+    assert CutPoint(UNBOUNDED, 1).describe() == "after an unbounded number of iterations and 1 step"
+
+
+def test_the_parts_of_a_scenario_are_immutable_values():
+    # Frozen dataclasses: hashable, so outcomes and facts can be cached and compared safely.
+    from dataclasses import FrozenInstanceError
+
+    from loopcompare.rulesets.scenario import Breaker, EndsWhen, Intent, LoopFlags, Step, Unless
+
+    for part in (Unless("Bob", "pays {1}"), Step("Alice", "acts"), EndsWhen("x", 0, True), LoopFlags(), Breaker("Bob", "breaks"), Intent(1), CutPoint(1)):
+        with pytest.raises(FrozenInstanceError):
+            part.__setattr__(next(iter(vars(part))), None)
+    assert len({Unless("Bob", "pays {1}"), Unless("Bob", "pays {1}")}) == 1
 
 
 def test_choosers_are_the_involved_players_with_a_choice_only_choosers_take_no_action():

@@ -1,0 +1,437 @@
+"""Mutation testing of the domain and the loader: do the targeted tests notice a changed operator?
+
+Run from the repository root, in the development environment (``pip install -e '.[test]'``)::
+
+    python benchmarks/mutate.py                       # every mutant (a few hours on 2 cores)
+    python benchmarks/mutate.py --sample 150 --budget 25 --jobs 2   # a sample, under 30 minutes
+    python benchmarks/mutate.py --list                # the mutants, counted per file
+    python benchmarks/mutate.py --show 'rulesets/base.py:333:28:and->or'   # one mutant's diff
+    python benchmarks/mutate.py --only 'rulesets/base.py:333:28:and->or'   # test one mutant
+
+Why a script and not mutmut: mutmut 3 copies the sources into ``mutants/`` and runs the tests
+there, but the tests import ``loopcompare``, which the editable install maps onto the repository
+root itself, so they never import a mutated file (mutmut stops with "could not find any test case
+for any mutant"; boxed/mutmut#486 is the same problem with editable installs); and mutmut 2,
+which patches files in place, can neither sample nor run two mutants at once.
+
+How it works.  The mutants are small changes made through the AST, one at a time: a comparison
+swapped (``<`` and ``<=``, ``>`` and ``>=``, ``==`` and ``!=``, ``is`` and ``is not``, ``in``
+and ``not in``), a boolean operator swapped (``and``, ``or``) or a ``not`` dropped, an arithmetic
+operator swapped (``+`` and ``-``, ``*`` and ``//``, ``+=`` and ``-=``), an integer constant
+changed by +1 or -1, ``True`` and ``False`` swapped.  A line that ends with ``# pragma: no
+mutate`` is left alone, and so are assertions, type annotations and string concatenations.
+Each worker has its own copy of the repository, importable as ``loopcompare`` through
+PYTHONPATH (which comes before the editable install); a mutant is written into that copy and the
+tests that target the mutated module (``TARGETS``; never the byte-for-byte gallery) run there
+with ``pytest -x``: first the fast ones, then, if they all pass, the slower property tests.  A
+mutant is killed when a test fails or the run exceeds three times the unmutated run's time.
+
+The report gives the kill rate per file and overall, and lists every survivor with its id, its
+line before and after.  A survivor is a gap in the tests or an equivalent mutant (one that
+changes no behaviour); README, "Mutation testing", records the last score and the equivalent
+mutants found.  Not run in CI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import concurrent.futures
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import tokenize
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+#: The modules mutated by default.
+DEFAULT_FILES = tuple(
+    sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*.py") if p.name != "__init__.py")
+) + ("comparator/loader.py",)
+
+_RULESETS_FAST = (
+    "tests/test_scenario.py",
+    "tests/test_base.py",
+    "tests/test_ruleset_cr2004.py",
+    "tests/test_ruleset_cr2005.py",
+    "tests/test_ruleset_cr2008.py",
+    "tests/test_ruleset_cr2009.py",
+    "tests/test_ruleset_cr2024.py",
+    "tests/test_ruleset_mtr.py",
+    "tests/test_ruleset_mtr2018.py",
+    "tests/test_ruleset_summary1998.py",
+    "tests/test_acceptance.py",
+    "tests/test_format2_engine.py",
+)
+#: The oracle's fixed-seed and regression runs (not the fresh seed: a mutant run must be
+#: reproducible), and the invariants.
+_RULESETS_SLOW = ("tests/test_oracle.py", "tests/test_invariants.py")
+_ORACLE_FIXED = ["-k", "not fresh_seed and not many"]
+
+#: For each mutated module, the tests that target it: (fast stage, slow stage).
+TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
+    "rulesets/base.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/scenario.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/outcome.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/cr421.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/shortcuts.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/mtr.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/summary.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    # Format 2's engine (from the f2 branch).
+    "rulesets/dynamics.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/bignum.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/registry.py": (("tests/test_registry.py",), ()),
+    "rulesets/texts.py": (("tests/test_texts.py", "tests/test_history.py") + _RULESETS_FAST, ()),
+    "rulesets/history.py": (("tests/test_history.py",), ()),
+    "comparator/loader.py": (("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_schema.py"), ("tests/test_hostile_input.py",)),
+}
+
+_COMPARE_SWAPS = {
+    ast.Lt: "<=", ast.LtE: "<", ast.Gt: ">=", ast.GtE: ">", ast.Eq: "!=", ast.NotEq: "==",
+    ast.Is: "is not", ast.IsNot: "is", ast.In: "not in", ast.NotIn: "in",
+}
+_BINOP_SWAPS = {ast.Add: "-", ast.Sub: "+", ast.Mult: "//", ast.FloorDiv: "*"}
+_AUG_SWAPS = {ast.Add: "-=", ast.Sub: "+="}
+
+
+@dataclass(frozen=True)
+class Mutant:
+    """One change to one file: the span (1-based line, 0-based character column) and its text."""
+
+    file: str
+    line: int
+    col: int
+    end_line: int
+    end_col: int
+    original: str
+    replacement: str
+
+    @property
+    def id(self) -> str:
+        """A stable name: file, line, column and the change (spaces as "_", for the shell)."""
+        return f"{self.file}:{self.line}:{self.col}:{self.original}->{self.replacement}".replace(" ", "_")
+
+    def apply(self, source: str) -> str:
+        """The mutated source."""
+        lines = source.splitlines(keepends=True)
+        start = sum(len(x) for x in lines[: self.line - 1]) + self.col
+        end = sum(len(x) for x in lines[: self.end_line - 1]) + self.end_col
+        assert source[start:end] == self.original, (self.id, source[start:end])
+        return source[:start] + self.replacement + source[end:]
+
+
+def _char_col(lines: list[str], line: int, byte_col: int) -> int:
+    """The AST gives UTF-8 byte offsets; the text is patched by characters."""
+    return len(lines[line - 1].encode("utf-8")[:byte_col].decode("utf-8"))
+
+
+def mutants_of(file: str, source: str) -> list[Mutant]:
+    """Every mutant of one file's source, in source order."""
+    tree = ast.parse(source)
+    lines = source.splitlines(keepends=True)
+    tokens = [t for t in tokenize.generate_tokens(io.StringIO(source).readline) if t.type in (tokenize.OP, tokenize.NAME)]
+
+    skipped: set[int] = set()
+    for node in ast.walk(tree):
+        subtrees = []
+        if isinstance(node, ast.Assert):
+            subtrees.append(node)
+        if isinstance(node, ast.arg) and node.annotation:
+            subtrees.append(node.annotation)
+        if isinstance(node, ast.AnnAssign):
+            subtrees.append(node.annotation)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.returns:
+            subtrees.append(node.returns)
+        for sub in subtrees:
+            skipped.update(id(n) for n in ast.walk(sub))
+
+    def start(node) -> tuple[int, int]:
+        return node.lineno, _char_col(lines, node.lineno, node.col_offset)
+
+    def end(node) -> tuple[int, int]:
+        return node.end_lineno, _char_col(lines, node.end_lineno, node.end_col_offset)
+
+    def between(after: tuple[int, int], before: tuple[int, int], words: tuple[str, ...]) -> list:
+        """The operator tokens between two operands (parentheses and comments aside)."""
+        return [t for t in tokens if t.start >= after and t.end <= before and t.string in words]
+
+    out: list[Mutant] = []
+
+    def add(first: tuple[int, int], last: tuple[int, int], replacement: str) -> None:
+        out.append(Mutant(file, *first, *last, source_of(lines, first, last), replacement))
+
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
+        if isinstance(node, ast.Compare):
+            operands = [node.left, *node.comparators]
+            for i, op in enumerate(node.ops):
+                words = {ast.Is: ("is",), ast.IsNot: ("is", "not"), ast.In: ("in",), ast.NotIn: ("not", "in")}.get(type(op))
+                found = between(end(operands[i]), start(operands[i + 1]), words or ("<", "<=", ">", ">=", "==", "!="))
+                if words and len(found) == len(words):
+                    add(found[0].start, found[-1].end, _COMPARE_SWAPS[type(op)])
+                elif not words and len(found) == 1:
+                    add(found[0].start, found[0].end, _COMPARE_SWAPS[type(op)])
+        elif isinstance(node, ast.BoolOp):
+            word = "and" if isinstance(node.op, ast.And) else "or"
+            for left, right in zip(node.values, node.values[1:]):
+                found = between(end(left), start(right), (word,))
+                if len(found) == 1:
+                    add(found[0].start, found[0].end, "or" if word == "and" else "and")
+        elif isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            found = between(start(node), start(node.operand), ("not",))
+            if len(found) == 1:
+                # Up to the next token, which may be the operand's opening parenthesis.
+                following = tokens[tokens.index(found[0]) + 1]
+                add(found[0].start, following.start, "")
+        elif isinstance(node, ast.BinOp) and type(node.op) in _BINOP_SWAPS:
+            if any(isinstance(x, (ast.JoinedStr, ast.List, ast.Tuple)) or (isinstance(x, ast.Constant) and isinstance(x.value, str)) for x in (node.left, node.right)):
+                continue  # joining texts or sequences: any swap is a TypeError, not a test of the logic
+            symbol = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.FloorDiv: "//"}[type(node.op)]
+            found = between(end(node.left), start(node.right), (symbol,))
+            if len(found) == 1:
+                add(found[0].start, found[0].end, _BINOP_SWAPS[type(node.op)])
+        elif isinstance(node, ast.AugAssign) and type(node.op) in _AUG_SWAPS:
+            if isinstance(node.value, (ast.JoinedStr, ast.List, ast.Tuple)) or (isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)):
+                continue
+            symbol = "+=" if isinstance(node.op, ast.Add) else "-="
+            found = between(end(node.target), start(node.value), (symbol,))
+            if len(found) == 1:
+                add(found[0].start, found[0].end, _AUG_SWAPS[type(node.op)])
+        elif isinstance(node, ast.Constant) and type(node.value) is bool:
+            add(start(node), end(node), "False" if node.value else "True")
+        elif isinstance(node, ast.Constant) and type(node.value) is int:
+            text = source_of(lines, start(node), end(node))
+            if not text.isdigit():
+                continue  # 0x.., 1_000: rare here; skip rather than reformat
+            for changed in (node.value + 1, node.value - 1):
+                if changed >= 0:
+                    add(start(node), end(node), str(changed))
+
+    kept = []
+    for m in sorted(out, key=lambda m: (m.line, m.col, m.replacement)):
+        if "pragma: no mutate" in lines[m.line - 1]:
+            continue
+        mutated = m.apply(source)
+        try:
+            if ast.dump(ast.parse(mutated)) == ast.dump(tree):
+                continue
+        except SyntaxError:
+            continue
+        kept.append(m)
+    return kept
+
+
+def source_of(lines: list[str], first: tuple[int, int], last: tuple[int, int]) -> str:
+    """The source text between two (line, character) positions."""
+    if first[0] == last[0]:
+        return lines[first[0] - 1][first[1]:last[1]]
+    return lines[first[0] - 1][first[1]:] + "".join(lines[first[0]:last[0] - 1]) + lines[last[0] - 1][:last[1]]
+
+
+# --- running ------------------------------------------------------------------------------------
+
+
+@dataclass
+class Verdict:
+    """What became of one mutant."""
+
+    id: str
+    file: str
+    line: int
+    status: str  # "killed", "survived", "timeout"
+    by: str = ""  # the first failing test, or the stage that timed out
+    seconds: float = 0.0
+
+
+class Worker:
+    """A copy of the repository, importable as ``loopcompare``, where mutants are tried."""
+
+    def __init__(self, base: Path, index: int) -> None:
+        self.home = base / f"worker-{index}"
+        self.repo = self.home / "loopcompare"
+        ignore = shutil.ignore_patterns(".git", ".venv", "__pycache__", "*.pyc", "reports", "mutants", ".hypothesis")
+        shutil.copytree(ROOT, self.repo, ignore=ignore)
+        shared = ROOT.parent / "shared"
+        if shared.is_dir():
+            (self.home / "shared").symlink_to(shared)
+        self.env = dict(os.environ, PYTHONPATH=str(self.home), PYTHONDONTWRITEBYTECODE="1", PYTHONHASHSEED="0")
+
+    def pytest(self, files: tuple[str, ...], timeout: float) -> tuple[str, str, float]:
+        """("passed" | "failed" | "timeout", first failing test, seconds)."""
+        args = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", "no:randomly", *files]
+        if any(f.endswith("test_oracle.py") for f in files):
+            args += _ORACLE_FIXED
+        began = time.monotonic()
+        try:
+            done = subprocess.run(args, cwd=self.repo, env=self.env, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return "timeout", "", time.monotonic() - began
+        seconds = time.monotonic() - began
+        if done.returncode == 0:
+            return "passed", "", seconds
+        failing = next((line.split(" ")[1] for line in done.stdout.splitlines() if line.startswith(("FAILED ", "ERROR "))), "")
+        return "failed", failing or f"exit {done.returncode}", seconds
+
+
+def baseline(worker: Worker, files: list[str]) -> dict[tuple[str, ...], float]:
+    """The unmutated run of every test stage used: it must pass; its time sets the timeouts."""
+    stages = sorted({stage for f in files for stage in TARGETS[f] if stage})
+    times = {}
+    for stage in stages:
+        status, failing, seconds = worker.pytest(stage, timeout=1800)
+        if status != "passed":
+            sys.exit(f"mutate: the unmutated tests do not pass ({status} {failing}): {' '.join(stage)}")
+        times[stage] = seconds
+    return times
+
+
+def trial(worker: Worker, mutant: Mutant, times: dict) -> Verdict:
+    """Write the mutant into the worker's copy, run the targeted stages, restore the file."""
+    path = worker.repo / mutant.file
+    original = path.read_text(encoding="utf-8")
+    path.write_text(mutant.apply(original), encoding="utf-8")
+    began = time.monotonic()
+    try:
+        for stage in TARGETS[mutant.file]:
+            if not stage:
+                continue
+            status, failing, _ = worker.pytest(stage, timeout=3 * times[stage] + 15)
+            if status == "failed":
+                return Verdict(mutant.id, mutant.file, mutant.line, "killed", failing, time.monotonic() - began)
+            if status == "timeout":
+                return Verdict(mutant.id, mutant.file, mutant.line, "timeout", " ".join(stage), time.monotonic() - began)
+        return Verdict(mutant.id, mutant.file, mutant.line, "survived", "", time.monotonic() - began)
+    finally:
+        path.write_text(original, encoding="utf-8")
+
+
+def collect(files: list[str]) -> list[Mutant]:
+    """Every mutant of the chosen files."""
+    out = []
+    for f in files:
+        if f not in TARGETS:
+            sys.exit(f"mutate: no targeted tests are declared for {f} (see TARGETS)")
+        out += mutants_of(f, (ROOT / f).read_text(encoding="utf-8"))
+    return out
+
+
+def report(verdicts: list[Verdict], chosen: int, total: int, elapsed: float, mutants: dict[str, Mutant]) -> str:
+    """The kill rate per file and overall, and every survivor."""
+    lines = []
+    by_file: dict[str, list[Verdict]] = {}
+    for v in verdicts:
+        by_file.setdefault(v.file, []).append(v)
+    lines.append(f"{len(verdicts)} of {chosen} chosen mutants tried ({total} in these files), {elapsed / 60:.1f} min")
+    lines.append(f"{'file':28} {'tried':>6} {'killed':>7} {'rate':>6}")
+    for f in sorted(by_file):
+        vs = by_file[f]
+        killed = sum(v.status != "survived" for v in vs)
+        lines.append(f"{f:28} {len(vs):6} {killed:7} {100 * killed / len(vs):5.0f}%")
+    killed = sum(v.status != "survived" for v in verdicts)
+    if verdicts:
+        lines.append(f"{'all':28} {len(verdicts):6} {killed:7} {100 * killed / len(verdicts):5.1f}%")
+    survivors = [v for v in verdicts if v.status == "survived"]
+    if survivors:
+        lines.append("")
+        lines.append("survivors (a gap in the tests, or an equivalent mutant):")
+        for v in sorted(survivors, key=lambda v: (v.file, v.line)):
+            m = mutants[v.id]
+            source = (ROOT / m.file).read_text(encoding="utf-8").splitlines()[m.line - 1]
+            lines.append(f"  {v.id}")
+            lines.append(f"      {source.strip()}")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("files", nargs="*", help=f"files to mutate (default: {', '.join(DEFAULT_FILES)})")
+    parser.add_argument("--sample", type=int, help="try a random sample of this many mutants")
+    parser.add_argument("--seed", type=int, default=2024, help="the sample's seed (default 2024)")
+    parser.add_argument("--budget", type=float, help="start no new mutant after this many minutes")
+    parser.add_argument("--jobs", type=int, default=2, help="mutants tried at once (default 2)")
+    parser.add_argument("--only", action="append", default=[], help="try only the mutant with this id (repeatable)")
+    parser.add_argument("--list", action="store_true", help="count the mutants per file and stop")
+    parser.add_argument("--show", help="print one mutant's line before and after, and stop")
+    parser.add_argument("--json", type=Path, help="also write every verdict to this file")
+    args = parser.parse_args(argv)
+
+    files = args.files or list(DEFAULT_FILES)
+    mutants = collect(files)
+    by_id = {m.id: m for m in mutants}
+    if args.list:
+        counts: dict[str, int] = {}
+        for m in mutants:
+            counts[m.file] = counts.get(m.file, 0) + 1
+        for f in files:
+            print(f"{f:28} {counts.get(f, 0):5}")
+        print(f"{'all':28} {len(mutants):5}")
+        return 0
+    if args.show:
+        m = by_id.get(args.show)
+        if m is None:
+            sys.exit(f"mutate: no mutant {args.show!r}")
+        source = (ROOT / m.file).read_text(encoding="utf-8")
+        before = source.splitlines()[m.line - 1 : m.end_line]
+        after = m.apply(source).splitlines()[m.line - 1 : m.line - 1 + len(before)]
+        print("\n".join(f"- {x}" for x in before))
+        print("\n".join(f"+ {x}" for x in after))
+        return 0
+
+    chosen = [by_id[i] for i in args.only if i in by_id] if args.only else list(mutants)
+    if args.only and len(chosen) != len(args.only):
+        sys.exit(f"mutate: unknown mutant id among {args.only}")
+    if args.sample and args.sample < len(chosen):
+        # Tried in the sample's random order, so that a run cut short by --budget is still a
+        # random sample of every file, not the first files in alphabetical order.
+        chosen = random.Random(args.seed).sample(chosen, args.sample)
+    print(f"mutate: {len(chosen)} mutants chosen of {len(mutants)}; {args.jobs} at once", flush=True)
+
+    with tempfile.TemporaryDirectory(prefix="loopcompare-mutate-") as tmp:
+        workers = [Worker(Path(tmp), i) for i in range(max(1, args.jobs))]
+        used = sorted({m.file for m in chosen})
+        times = baseline(workers[0], used)
+        print("mutate: unmutated runs pass: " + ", ".join(f"{len(s)} files {t:.0f}s" for s, t in times.items()), flush=True)
+        free = list(workers)
+        lock = threading.Lock()
+        began = time.monotonic()
+        verdicts: list[Verdict] = []
+
+        def run(mutant: Mutant) -> Verdict | None:
+            if args.budget and time.monotonic() - began > args.budget * 60:
+                return None
+            with lock:
+                worker = free.pop()
+            try:
+                return trial(worker, mutant, times)
+            finally:
+                with lock:
+                    free.append(worker)
+
+        with concurrent.futures.ThreadPoolExecutor(max_workers=len(workers)) as pool:
+            for verdict in pool.map(run, chosen):
+                if verdict is None:
+                    continue
+                verdicts.append(verdict)
+                mark = {"killed": "killed ", "timeout": "timeout", "survived": "SURVIVED"}[verdict.status]
+                print(f"  {mark} {verdict.id} {verdict.by} ({verdict.seconds:.0f}s)", flush=True)
+        elapsed = time.monotonic() - began
+
+    print()
+    print(report(verdicts, len(chosen), len(mutants), elapsed, by_id))
+    if args.json:
+        args.json.write_text(json.dumps([asdict(v) for v in verdicts], indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
