@@ -599,7 +599,8 @@ def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
     ``options`` go to :func:`comparator.atlas.build` (``fields``, ``space``)."""
     from . import atlas as atlases
 
-    bar = _progress(len(atlases.shapes(space=options.get("space", "format1"))), "settling loops") if progress else None
+    length = len(atlases.shapes(space=options.get("space", "format1")))
+    bar = _progress(length, "settling loops") if progress else None
     if bar is None:
         return atlases.build(rulesets, jobs=jobs, **options)
     with bar:
