@@ -176,7 +176,7 @@ def test_an_unknown_name_lists_the_keys_and_the_aliases():
     reg = build([entry(House)])
     with pytest.raises(UnknownRuleset) as raised:
         reg.get("hose")
-    assert str(raised.value) == "unknown ruleset 'hose'; known rulesets: house (aliases: home)"
+    assert str(raised.value) == "unknown ruleset 'hose' (did you mean 'house'?); known rulesets: house (aliases: home)"
     bare = build([entry(ruleset(aliases=()))])
     with pytest.raises(UnknownRuleset) as raised:
         bare.get("x")
