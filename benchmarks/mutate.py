@@ -76,6 +76,7 @@ _TARGETED = (
     "tests/test_base_driver.py",
     "tests/test_outcome_fields.py",
     "tests/test_renumbered_release.py",
+    "tests/test_cr421_last_word.py",
 )
 _RULESETS_FAST = _TARGETED + (
     "tests/test_scenario.py",

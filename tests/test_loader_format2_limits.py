@@ -210,3 +210,11 @@ def test_one_expect_block_per_ruleset():
 
 def test_a_title_is_required():
     assert "'title'" in refused(PLAIN.replace('title = "limits"\n', ""))
+
+
+def test_to_document_leaves_format_1_out_and_writes_format_2():
+    from loopcompare.comparator.loader import to_document
+
+    assert to_document(parse(PLAIN).scenario)["format"] == 2
+    format_1 = PLAIN.replace("format = 2\n", "")
+    assert "format" not in to_document(parse(format_1).scenario)
