@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, Mapping, Sequence
 
 import dataclasses
 from fractions import Fraction
@@ -28,6 +28,9 @@ from . import texts
 from .bignum import TooLarge
 from .outcome import Elimination, Outcome, Result, StoppedBy
 from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
+
+if TYPE_CHECKING:
+    from .dynamics import Elimination as DynElimination
 
 
 @dataclass(frozen=True)
@@ -88,10 +91,10 @@ class Source:
 class Settlement:
     """The working record of one ruleset settling one scenario: transcript, rules, notes."""
 
-    def __init__(self, ruleset: "Ruleset", scenario: Scenario) -> None:
+    def __init__(self, ruleset: "Ruleset", scenario: Scenario, facts: LoopFacts | None = None) -> None:
         self.ruleset = ruleset
         self.scenario = scenario
-        self.facts: LoopFacts = scenario.facts
+        self.facts: LoopFacts = scenario.facts if facts is None else facts
         self.transcript: list[str] = []
         self.rules: list[str] = []
         self.quotes: list[str] = []
@@ -436,21 +439,25 @@ class Ruleset:
         if decision is None and not resolution:
             decision = self.restrictions(ctx)
         if decision is None:
-            involved = self.involved(ctx)
-            before = ctx.mark()
-            if not involved:
-                decision = self.mandatory(ctx)
-            elif len(involved) == 1:
-                decision = self.one_controller(ctx, involved[0])
-            elif scenario.loop.independent:
-                decision = self.independent(ctx, involved)
-            else:
-                decision = self.dependent(ctx, involved)
-            decision = self.requirement_cap(ctx, decision)
-            decision = self.run_to_end(ctx, decision, before)
-            decision = self.departed(ctx, decision)
+            decision = self.departed(ctx, self._procedure(ctx))
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
+
+    def _procedure(self, ctx: "Settlement", gone: frozenset[str] = frozenset()) -> Decision:
+        """The era's loop procedure among the players involved, leaving out those in ``gone``
+        (players who have left the game, FORMAT item 6)."""
+        involved = tuple(p for p in self.involved(ctx) if p not in gone)
+        before = ctx.mark()
+        if not involved:
+            decision = self.mandatory(ctx)
+        elif len(involved) == 1:
+            decision = self.one_controller(ctx, involved[0])
+        elif ctx.scenario.loop.independent:
+            decision = self.independent(ctx, involved)
+        else:
+            decision = self.dependent(ctx, involved)
+        decision = self.requirement_cap(ctx, decision)
+        return self.run_to_end(ctx, decision, before)
 
     # --- format 2: goals, resolutions, events, requirements (the same in every era unless overridden) ---
 
@@ -570,12 +577,7 @@ class Ruleset:
         left_by = {e.player: e for e in gone}
         involved = self.involved(ctx)
         if any(p not in left_by for p in involved):
-            ctx.note(
-                f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
-                "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
-                "among those left; the cut shown is that procedure's."
-            )
-            return decision
+            return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position)
         ctx.note(
@@ -594,6 +596,64 @@ class Ruleset:
             return rest
         ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
         return decision
+
+    def _among_those_left(
+        self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str]
+    ) -> Decision:
+        """Apply the procedure again among the players left, when the player who was to deviate
+        has left the game first and other players involved remain (docs/READINGS.md).
+
+        The players who left are out of the procedure: they are not involved and their numbers
+        no longer count.  A cut the new procedure puts before the point where the player left
+        has already been passed; its player stops at their first point from there.
+        """
+        facts = ctx.facts
+        where = facts.point(leaver.position)
+        left = ", ".join(p for p in facts.turn_order if p in gone)
+        ctx.say(
+            self.loop_rule,
+            f"{leaver.player} leaves the game {where.describe()}, before the point where they were to deviate "
+            f"({decision.point.describe() if decision.point else 'later'}); the loop goes on among the players left, "
+            "and its procedure is applied again among them.",
+            quote=self.loop_quote(),
+        )
+        ctx.note(
+            f"{leaver.player} leaves the game before the point where they were to deviate, while other players involved "
+            f"remain. No text says what happens to a procedure's result when a player it relied on leaves; reading taken "
+            f"(docs/READINGS.md): the procedure is applied again among the players still in the game, without {left}, "
+            "whose numbers no longer count (CR 800.4a: a player who leaves the game is no longer part of it)."
+        )
+        facts_left = facts.among(gone)
+        rest = Settlement(self, facts_left.scenario, facts_left)
+        again = self._procedure(rest, gone)
+        ctx.transcript.extend(rest.transcript)
+        for rule in rest.rules:
+            if rule not in ctx.rules:
+                ctx.rules.append(rule)
+        for key in rest.quotes:
+            if key not in ctx.quotes:
+                ctx.quotes.append(key)
+        for text in rest.notes:
+            ctx.note(text)
+        ctx.judge = ctx.judge or rest.judge
+        point = again.point
+        if (
+            again.deviates is not None
+            and point is not None
+            and not point.unbounded
+            and again.counts is None
+            and facts.position(point) < leaver.position
+        ):
+            later = facts.own_point(again.deviates, where.iterations)
+            if facts.position(later) < leaver.position:
+                later = facts.own_point(again.deviates, where.iterations + 1)
+            ctx.note(
+                f"The procedure among the players left gives {point.describe()}, which the loop has already passed when "
+                f"{leaver.player} leaves; reading taken: {again.deviates} stops at their first point after that, "
+                f"{later.describe()}."
+            )
+            again = dataclasses.replace(again, point=later)
+        return self.departed(ctx, again)
 
     def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:
         """A player can't go on past the point where their optional step's requirement fails."""

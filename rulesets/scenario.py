@@ -13,6 +13,8 @@ question is independent of how many iterations it is about.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -359,6 +361,27 @@ class LoopFacts:
             for step in scenario.steps:
                 maps.append(maps[-1].then(_step_map(step, name)))
             self._prefix[name] = maps
+
+    def among(self, gone: "frozenset[str]") -> "LoopFacts":
+        """The same loop as the players still in the game see it once ``gone`` have left.
+
+        Everything about the loop itself (its steps, values, eliminations and positions) is
+        shared; only who takes part changes: the players who left are not seated, have no
+        intent, and the turn order skips them (CR 800.4a).
+        """
+        scenario = self.scenario
+        order = tuple(p for p in self.turn_order if p not in gone)
+        view = copy.copy(self)
+        view.scenario = dataclasses.replace(
+            scenario,
+            players=tuple(p for p in scenario.players if p not in gone),
+            active=order[0] if order else scenario.active,
+            intents={p: i for p, i in scenario.intents.items() if p not in gone},
+        )
+        view.turn_order = order
+        for name in ("optional_controllers", "unless_payers", "choosers", "only_choosers"):
+            view.__dict__.pop(name, None)
+        return view
 
     # --- who -----------------------------------------------------------------------------------
 
