@@ -454,6 +454,13 @@ class Ruleset:
             decision = self.one_controller(ctx, involved[0])
         elif ctx.scenario.loop.independent:
             decision = self.independent(ctx, involved)
+            beyond = ctx.facts.sets_beyond_closed_form
+            if decision.counts is not None and beyond is not None:
+                raise TooLarge(
+                    f"{self.name} runs each independent set its own number of times, and this loop has {beyond}: "
+                    "loopcompare's closed form for sets that run different numbers of times follows only additions "
+                    "and assignments (not built; README, Known gaps)"
+                )
         else:
             decision = self.dependent(ctx, involved)
         decision = self.requirement_cap(ctx, decision)

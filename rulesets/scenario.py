@@ -658,6 +658,34 @@ class LoopFacts:
     # --- independent sets ----------------------------------------------------------------------
 
     @cached_property
+    def sets_beyond_closed_form(self) -> str | None:
+        """What in this loop the closed form of independent sets can't follow, or None.
+
+        Independent sets are settled by format 1's closed form (each value moved by additions
+        and assignments); format 2's per-player values, growth, floors, ends, requirements,
+        repetitions, targets and side benefits are not built for them (README, "Known gaps").
+        """
+        scenario = self.scenario
+        if scenario.per_player:
+            return "per-player values"
+        if scenario.limits:
+            return "floors and ceilings ([state] min/max)"
+        if scenario.ends:
+            return "[[end]] tables"
+        for step in scenario.steps:
+            for key, present in (
+                ("mul", bool(step.mul)),
+                ("requires", bool(step.requires)),
+                ("times", step.times != 1),
+                ("target", step.target is not None),
+                ("sustains = false", not step.sustains),
+                ("alternative", bool(step.alternative)),
+            ):
+                if present:
+                    return f"a step with {key} ({step.does})"
+        return None
+
+    @cached_property
     def set_of_step(self) -> tuple[str | None, ...]:
         """Which involved player's set each step belongs to, for independent loops.
 

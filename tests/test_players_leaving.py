@@ -106,3 +106,52 @@ def test_the_facts_among_the_players_left_skip_the_leaver_and_keep_the_loop():
     # The original facts are untouched.
     assert facts.turn_order == ("Alice", "Bob", "Carol", "Dave")
     assert facts.optional_controllers == ("Bob", "Carol")
+
+
+INDEPENDENT_PER_PLAYER = """
+format = 2
+title = "independent sets with per-player life"
+players = ["Alice", "Bob", "Carol"]
+[state]
+life = { Alice = 20, Bob = 5, Carol = 5 }
+tokens = 0
+[loop]
+independent = true
+[[step]]
+by = "Alice"
+does = "Alice pings Bob"
+optional = true
+target = { among = ["Bob"], order = "fixed" }
+add = { life = -1 }
+[[step]]
+by = "Bob"
+does = "Bob makes a token"
+optional = true
+add = { tokens = 1 }
+[[end]]
+when = { value = "life", at_most = 0 }
+effect = "that player loses the game"
+loses = true
+[intent]
+Alice = 10
+Bob = 3
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2005", "cr-2008"])
+def test_sets_run_their_own_counts_with_format_2_values_are_unspecified_not_a_crash(key):
+    # These eras give each independent set its own number; with per-player values the closed
+    # form for such sets is not built: an honest 'unspecified' with the reason, not a traceback
+    # nor format 1's arithmetic applied to a table of life totals.
+    out = registry().get(key).settle(scenario(INDEPENDENT_PER_PLAYER).scenario)
+    assert out.result.value == "unspecified"
+    assert any("per-player values" in n and "not built" in n for n in out.notes)
+
+
+@pytest.mark.parametrize("key", ["cr-2009-09", "cr-2024", "mtr-current"])
+def test_eras_with_one_cut_settle_independent_format_2_loops(key):
+    out = registry().get(key).settle(scenario(INDEPENDENT_PER_PLAYER).scenario)
+    assert out.result.value == "shortcut"
+    assert (out.deviates, out.steps) == ("Bob", 1)
+    # Bob stops after 3 iterations and 1 step: Alice has pinged him 4 times.
+    assert out.to_json()["state"]["life"]["Bob"] == 1
