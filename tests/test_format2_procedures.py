@@ -1,4 +1,5 @@
-"""Players who leave a multiplayer game during a loop they help maintain (FORMAT item 6,
+"""Format 2 and the eras' procedures: players who leave a multiplayer game during a loop they
+help maintain (FORMAT item 6,
 docs/READINGS.md "Format 2 review").
 
 When the player a procedure relied on to stop the loop leaves the game before their point and
