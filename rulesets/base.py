@@ -583,7 +583,9 @@ class Ruleset:
             return decision
         left_by = {e.player: e for e in gone}
         involved = self.involved(ctx)
-        if any(p not in left_by for p in involved):
+        if not involved or any(p not in left_by for p in involved):
+            # The one who was to stop the loop is gone, and it is not that everybody who maintained
+            # it has left (or nobody did: the stop was a breaker's or a payer's).
             return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position)
@@ -660,6 +662,8 @@ class Ruleset:
                 f"{later.describe()}."
             )
             again = dataclasses.replace(again, point=later)
+        if again.deviates in gone:
+            return again
         return self.departed(ctx, again)
 
     def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:

@@ -156,3 +156,38 @@ def test_eras_with_one_cut_settle_independent_format_2_loops(key):
     assert (out.deviates, out.steps) == ("Bob", 1)
     # Bob stops after 3 iterations and 1 step: Alice has pinged him 4 times.
     assert out.to_json()["state"]["life"]["Bob"] == 1
+
+
+# A loop of mandatory actions that only Carol's breaker could stop; Carol (2 life) loses first.
+BREAKER_LEAVES = """
+format = 2
+title = "the only one with a way out leaves"
+players = ["Alice", "Bob", "Carol"]
+[state]
+life = { Alice = 20, Bob = 100, Carol = 2 }
+[[step]]
+by = "Alice"
+does = "drain each opponent"
+target = { among = ["Bob", "Carol"], order = "each" }
+add = { life = -1 }
+[[end]]
+when = { value = "life", at_most = 0 }
+effect = "that player loses the game"
+loses = true
+[[breaker]]
+by = "Carol"
+does = "destroys the engine"
+[intent]
+Carol = 10
+"""
+
+
+@pytest.mark.parametrize("key", SHORTCUT_ERAS)
+def test_a_breaker_who_leaves_before_using_it_leaves_a_mandatory_loop_among_the_rest(key):
+    # Used to raise ValueError (max() of no involved players) when the stop was a breaker's.
+    out = registry().get(key).settle(scenario(BREAKER_LEAVES).scenario)
+    assert out.deviates is None
+    assert out.result.value == "ends"
+    # Carol's second hit ends iteration 1 (counted as after 2 iterations, FORMAT item 4); Bob's 100th.
+    assert [(e.player, e.iterations, e.steps) for e in out.eliminated] == [("Carol", 2, 0), ("Bob", 100, 0)]
+    assert any("applied again among the players still in the game" in n for n in out.notes)
