@@ -296,6 +296,13 @@ class Scenario:
         """The derived facts rulesets need, computed once."""
         return LoopFacts(self)
 
+    def with_intents(self, intents: Mapping[str, Intent]) -> "Scenario":
+        """The same loop with other intents, sharing the loop's derived facts (none of them
+        depends on what the players intend), so the loop is not worked out again."""
+        other = dataclasses.replace(self, intents=dict(intents))
+        other.__dict__["facts"] = self.facts.for_scenario(other)
+        return other
+
 
 # --- closed-form state -------------------------------------------------------------------------
 #
@@ -344,6 +351,10 @@ class LoopFacts:
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
         self.size = len(scenario.steps)
+        #: Every player at the loop's start, in seat order (the same in :meth:`among`'s views).
+        self.seating: tuple[str, ...] = scenario.players
+        # choice_steps, asked many times by every procedure; it depends on the steps only.
+        self._choice_steps: dict[tuple[str, bool], tuple[int, ...]] = {}
         # Format 2's meanings (growth, floors, targets, requirements, several ends, players
         # leaving) are settled by the phase-by-phase engine; format 1 keeps its own closed form.
         self.dynamics = None
@@ -361,6 +372,12 @@ class LoopFacts:
             for step in scenario.steps:
                 maps.append(maps[-1].then(_step_map(step, name)))
             self._prefix[name] = maps
+
+    def for_scenario(self, scenario: Scenario) -> "LoopFacts":
+        """These facts for ``scenario``, the same loop with other intents (:meth:`Scenario.with_intents`)."""
+        view = copy.copy(self)
+        view.scenario = scenario
+        return view
 
     def among(self, gone: "frozenset[str]") -> "LoopFacts":
         """The same loop as the players still in the game see it once ``gone`` have left.
@@ -386,10 +403,12 @@ class LoopFacts:
     # --- who -----------------------------------------------------------------------------------
 
     def players_after(self, player: str) -> tuple[str, ...]:
-        """The other players in turn order, starting after ``player`` (CR 729.2b)."""
-        order = self.scenario.players
+        """The other players in turn order, starting after ``player`` (CR 729.2b); those who
+        have left the game (:meth:`among`) are skipped."""
+        order = self.seating
         i = order.index(player)
-        return order[i + 1 :] + order[:i]
+        seated = self.scenario.players
+        return tuple(p for p in order[i + 1 :] + order[:i] if p in seated)
 
     def in_turn_order(self, players) -> tuple[str, ...]:
         """``players`` sorted in turn order starting from the active player."""
@@ -441,11 +460,15 @@ class LoopFacts:
 
         Their optional steps and, with ``unless``, the steps whose "unless" cost they could pay.
         """
-        return tuple(
-            i
-            for i, s in enumerate(self.scenario.steps)
-            if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.by == player)
-        )
+        key = (player, unless)
+        found = self._choice_steps.get(key)
+        if found is None:
+            found = self._choice_steps[key] = tuple(
+                i
+                for i, s in enumerate(self.scenario.steps)
+                if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.by == player)
+            )
+        return found
 
     def choice_points(self, player: str) -> tuple[int, ...]:
         """Indexes of the ``choice = true`` steps at which ``player`` could choose otherwise."""
