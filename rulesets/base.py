@@ -554,6 +554,11 @@ class Ruleset:
             return None
         if any(facts.deviation_point(p) is not None for p in ctx.scenario.players):
             return None
+        if ctx.scenario.loop.within == "resolution":
+            ctx.note(
+                "Inside one resolution no player receives priority and nobody has a choice, so no loop procedure "
+                "applies (docs/DOMAIN.md section 6): the repetition simply runs until the event."
+            )
         ctx.say(
             self.loop_rule,
             f"nobody controls an action that keeps this loop going, and it ends when “{event.ends_loop.when}”: "
