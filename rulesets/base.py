@@ -31,6 +31,7 @@ from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
 
 if TYPE_CHECKING:
     from .dynamics import Elimination as DynElimination
+    from .dynamics import Event as DynEvent
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,8 @@ class Decision:
     """The effect of the end (or the failed requirement) that ended the loop."""
     open_length: bool = False
     """The loop runs until a chance event: it has no fixed length (``iterations`` is null)."""
+    left: tuple[Elimination, ...] | None = None
+    """Players who left while independent sets ran their own counts up to an end (format 2)."""
 
 
 @dataclass(frozen=True)
@@ -134,19 +137,23 @@ class Settlement:
         """What ends the loop by itself, in words (the end's effect, else its bound)."""
         stop = self.facts.stop_event
         if stop is not None:
-            if stop.kind == "draw":
-                return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
-            if stop.kind == "nosteps":
-                return f"{stop.effect}; no step of the loop is left"
-            text = stop.effect
-            if stop.times > 1:
-                text += f" (application {stop.application + 1} of {stop.times})"
-            return text
+            return self.stop_words(stop)
         ends = self.scenario.end_conditions
         if not ends:
             return "it reaches its bound"
         end = ends[0]
         return end.effect or f"{end.value} reaches its bound"
+
+    def stop_words(self, stop: "DynEvent") -> str:
+        """How the format 2 engine's run stopped, in words."""
+        if stop.kind == "draw":
+            return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
+        if stop.kind == "nosteps":
+            return f"{stop.effect}; no step of the loop is left"
+        text = stop.effect
+        if stop.times > 1:
+            text += f" (application {stop.application + 1} of {stop.times})"
+        return text
 
     def end_result(self) -> "Result":
         """The result of a loop that ends by itself: ``draw`` when every player left lost at the
@@ -177,6 +184,10 @@ class Settlement:
             # Independent sets, each run its own number of times: no single cut, no last action.
             iterations = dict(decision.counts)
             state = dict(decision.end_state) if decision.end_state is not None else facts.state_with_counts(decision.counts)
+            if decision.left is not None:
+                eliminated = decision.left
+            elif facts.sets_by_engine:
+                eliminated = _left(facts, facts.sets_run(decision.counts).eliminations)
         elif decision.point is not None:
             point = decision.point
             steps = point.steps
@@ -295,6 +306,11 @@ class Settlement:
         """Each player's choice in the loop, in words: "Bob's choice “discards ...”"."""
         steps = self.scenario.steps
         return listing(f"{p}'s choice \u201c{steps[self.facts.choice_points(p)[0]].does}\u201d" for p in players)
+
+
+def _left(facts: LoopFacts, eliminations: Iterable["DynElimination"]) -> tuple[Elimination, ...]:
+    """The engine's eliminations as outcome entries, counted as cut points are."""
+    return tuple(Elimination(e.player, *_counted(facts.point(e.position))) for e in eliminations)
 
 
 def _counted(point: CutPoint) -> tuple[Count, int]:
@@ -454,13 +470,6 @@ class Ruleset:
             decision = self.one_controller(ctx, involved[0])
         elif ctx.scenario.loop.independent:
             decision = self.independent(ctx, involved)
-            beyond = ctx.facts.sets_beyond_closed_form
-            if decision.counts is not None and beyond is not None:
-                raise TooLarge(
-                    f"{self.name} runs each independent set its own number of times, and this loop has {beyond}: "
-                    "loopcompare's closed form for sets that run different numbers of times follows only additions "
-                    "and assignments (not built; README, Known gaps)"
-                )
         else:
             decision = self.dependent(ctx, involved)
         decision = self.requirement_cap(ctx, decision)
@@ -760,7 +769,7 @@ class Ruleset:
         transcript; a note says who would have stopped the loop, and when.
         """
         end = ctx.facts.end
-        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.loop.ends_when):
+        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.end_conditions):
             return self._sets_run_to_end(ctx, decision, before, end)
         if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
             if end is not None and decision.result is Result.UNSPECIFIED:
@@ -805,9 +814,13 @@ class Ruleset:
             return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
         hit = facts.end_with_counts(decision.counts)
         if hit is None:
+            if facts.sets_by_engine:
+                self._sets_leaving(ctx, _left(facts, facts.sets_run(decision.counts).eliminations))
             return decision
         reached, state = hit
         ctx.rollback(before)
+        if facts.sets_by_engine:
+            return self._sets_end_by_engine(ctx, decision, reached, state, end)
         what = ctx.end_words()
         ctx.say(
             self.ends_rule or self.loop_rule,
@@ -822,6 +835,42 @@ class Ruleset:
             )
         self._ends_note(ctx)
         return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
+
+    def _sets_end_by_engine(
+        self, ctx: Settlement, decision: Decision, reached: Mapping[str, Count], state: Mapping[str, object], end: CutPoint | None
+    ) -> Decision:
+        """Format 2: independent sets that run their own counts, and the loop stops by itself on the
+        way (the engine's run of the sets, :meth:`LoopFacts.sets_run`)."""
+        facts = ctx.facts
+        run = facts.sets_run(decision.counts or {})
+        stop = run.stop
+        assert stop is not None
+        what = ctx.stop_words(stop)
+        ctx.say(
+            self.ends_rule or self.loop_rule,
+            f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).",
+            quote=self.ends_rule or self.loop_quote(),
+        )
+        ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
+        left = _left(facts, run.eliminations)
+        self._sets_leaving(ctx, left)
+        if end is None:
+            ctx.note(
+                "With every set running the loop would never end; it ends because a set that had run its own "
+                "number of times stopped."
+            )
+        self._ends_note(ctx)
+        result = Result.DRAW if stop.kind == "draw" else Result.ENDS
+        return Decision(result, counts=reached, end_state=state, ended_by=stop.effect or None, left=left)
+
+    def _sets_leaving(self, ctx: Settlement, left: Iterable[Elimination]) -> None:
+        """Notes for players who lose while independent sets run their own counts (CR 800.4a)."""
+        for e in left:
+            ctx.note(
+                f"{e.player} loses the game while the sets run, {CutPoint(e.iterations, e.steps).describe()}, and "
+                "leaves it: their steps drop out and targets skip them (CR 800.4a, \u201cMultiplayer Rules\u201d, "
+                "cited by title)."
+            )
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:
         """Record the loop ending by itself (each ruleset says which of its rules admits that)."""

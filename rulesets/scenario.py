@@ -682,11 +682,11 @@ class LoopFacts:
 
     @cached_property
     def sets_beyond_closed_form(self) -> str | None:
-        """What in this loop the closed form of independent sets can't follow, or None.
+        """What in this loop format 1's closed form of independent sets can't follow, or None.
 
-        Independent sets are settled by format 1's closed form (each value moved by additions
-        and assignments); format 2's per-player values, growth, floors, ends, requirements,
-        repetitions, targets and side benefits are not built for them (README, "Known gaps").
+        That closed form moves each value by additions and assignments; a loop with format 2's
+        per-player values, growth, floors, ends, requirements, repetitions, targets or side
+        benefits has its sets run by the format 2 engine instead (:meth:`sets_run`).
         """
         scenario = self.scenario
         if scenario.per_player:
@@ -715,15 +715,7 @@ class LoopFacts:
         An optional step belongs to its controller's set; a mandatory step belongs to the set of
         the nearest optional step before it (cyclically), since it is that action's consequence.
         """
-        steps = self.scenario.steps
-        owners: list[str | None] = [s.by if s.optional else None for s in steps]
-        last = next((s.by for s in reversed(steps) if s.optional), None)
-        for i, owner in enumerate(owners):
-            if owner is None:
-                owners[i] = last
-            else:
-                last = owner
-        return tuple(owners)
+        return set_owners(self.scenario.steps)
 
     def counts_at(self, point: CutPoint, players) -> dict[str, Count]:
         """How many times each player's set has been performed at a single cut point."""
@@ -748,12 +740,48 @@ class LoopFacts:
             if bound is not UNBOUNDED:
                 done = bound
 
+    @property
+    def sets_by_engine(self) -> bool:
+        """Whether independent sets with their own counts are run by the format 2 engine."""
+        return self.dynamics is not None and self.sets_beyond_closed_form is not None
+
+    def sets_run(self, counts: Mapping[str, Count]):
+        """The format 2 engine's run of independent sets, each its own number of times (a
+        dynamics Run: its stop, who left, the state), side by side as in format 1."""
+        assert self.dynamics is not None
+        finite = [c for c in counts.values() if c is not UNBOUNDED]
+        limit: Count = UNBOUNDED if len(finite) < len(counts) else max(finite, default=0) * self.size
+        run = self.dynamics.run(limit, counts=counts)
+        if run.stop is not None and run.stop.kind == "forced":
+            from .dynamics import EngineLimit
+
+            raise EngineLimit(
+                f"an optional step's requirement fails while the independent sets run their own numbers "
+                f"({run.stop.effect}), and no reading for a set stopped that way is built"
+            )
+        return run
+
     def end_with_counts(self, counts: Mapping[str, Count]):
         """Where ``ends_when`` first holds while independent sets run their own counts, if it does.
 
         Returns (counts performed by then, state then), or None.  Closed form, phase by phase:
-        within a phase the running steps repeat like a smaller loop.
+        within a phase the running steps repeat like a smaller loop.  In format 2 (the engine):
+        where the loop first stops by itself (an end, the last player left, a draw, a failed
+        mandatory requirement).
         """
+        if self.sets_by_engine:
+            stop = self.sets_run(counts).stop
+            if stop is None:
+                return None
+            n, k = divmod(stop.position, self.size)
+            reached: dict[str, Count] = {}
+            for p, c in counts.items():
+                if c is not UNBOUNDED and c * self.size <= stop.position:
+                    reached[p] = c
+                else:
+                    first = self.first_choice(p)
+                    reached[p] = n + (1 if first is not None and first < k else 0)
+            return reached, dict(stop.state) if stop.state is not None else self.sets_run(counts).state
         ends = self.scenario.loop.ends_when
         if ends is None:
             return None
@@ -803,6 +831,12 @@ class LoopFacts:
         The sets are taken to run side by side, each stopping after its own count: phase by
         phase, the steps of the sets still running are repeated, one closed-form map a phase.
         """
+        if self.sets_by_engine:
+            assert self.dynamics is not None
+            run = self.sets_run(counts)
+            if run.forever:
+                return self.dynamics.unbounded_state(run)
+            return dict(run.state)
         finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
         bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
         result: dict[str, Value] = {}
@@ -824,6 +858,21 @@ class LoopFacts:
                     done = bound
             result[name] = value
         return result
+
+
+def set_owners(steps: tuple[Step, ...]) -> tuple[str | None, ...]:
+    """Which independent set each step belongs to (:attr:`LoopFacts.set_of_step`): an optional
+    step to its controller's set, a mandatory one to the set of the nearest optional step before
+    it, cyclically (it is that action's consequence).  A side benefit (``sustains = false``)
+    defines no set: it belongs to the set it happens in."""
+    owners: list[str | None] = [s.by if s.optional and s.sustains else None for s in steps]
+    last = next((s.by for s in reversed(steps) if s.optional and s.sustains), None)
+    for i, owner in enumerate(owners):
+        if owner is None:
+            owners[i] = last
+        else:
+            last = owner
+    return tuple(owners)
 
 
 def _reaches(count: Count, bound: Count) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import pytest
 
+import format2_fuzz
 from conftest import scenario
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.scenario import CutPoint
@@ -139,14 +140,25 @@ Bob = 3
 """
 
 
-@pytest.mark.parametrize("key", ["cr-2005", "cr-2008"])
-def test_sets_run_their_own_counts_with_format_2_values_are_unspecified_not_a_crash(key):
-    # These eras give each independent set its own number; with per-player values the closed
-    # form for such sets is not built: an honest 'unspecified' with the reason, not a traceback
-    # nor format 1's arithmetic applied to a table of life totals.
+@pytest.mark.parametrize(
+    "key, counts, tokens",
+    [
+        # 2004/2005 text: the nonactive player may only agree or name a higher number.
+        ("cr-2005", {"Alice": 10, "Bob": 10}, 4),
+        # 2008 text: each set its own number, higher, lower or the same.
+        ("cr-2008", {"Alice": 10, "Bob": 3}, 3),
+    ],
+)
+def test_sets_that_run_their_own_counts_follow_per_player_values_and_eliminations(key, counts, tokens):
+    # Used to crash (format 1's arithmetic on a table of life totals). Alice's set pings Bob
+    # (5 life) in each of its 10 iterations: Bob loses after 4 iterations and 1 step, and his
+    # set (a token an iteration) stops with him if it has not stopped before.
     out = registry().get(key).settle(scenario(INDEPENDENT_PER_PLAYER).scenario)
-    assert out.result.value == "unspecified"
-    assert any("per-player values" in n and "not built" in n for n in out.notes)
+    assert out.result.value == "shortcut"
+    assert out.iterations == counts
+    assert [(e.player, e.iterations, e.steps) for e in out.eliminated] == [("Bob", 4, 1)]
+    assert out.to_json()["state"] == {"life": {"Alice": 20, "Bob": 0, "Carol": 5}, "tokens": tokens}
+    assert any("Bob loses the game while the sets run, after 4 iterations and 1 step" in n for n in out.notes)
 
 
 @pytest.mark.parametrize("key", ["cr-2009-09", "cr-2024", "mtr-current"])
@@ -191,3 +203,92 @@ def test_a_breaker_who_leaves_before_using_it_leaves_a_mandatory_loop_among_the_
     # Carol's second hit ends iteration 1 (counted as after 2 iterations, FORMAT item 4); Bob's 100th.
     assert [(e.player, e.iterations, e.steps) for e in out.eliminated] == [("Carol", 2, 0), ("Bob", 100, 0)]
     assert any("applied again among the players still in the game" in n for n in out.notes)
+
+
+# --- independent sets run by the format 2 engine, against the step-by-step oracle ----------------
+
+
+def _sets_document(rng, i):
+    """A two- to four-player loop with independent sets and format 2 values."""
+    players = format2_fuzz.PLAYERS[: rng.randint(2, 4)]
+    steps = []
+    for p in rng.sample(players, rng.randint(2, len(players))):
+        steps.append({"by": p, "does": f"{p}'s action", "optional": True})
+        for _ in range(rng.randint(0, 2)):
+            kind = rng.random()
+            step = {"by": rng.choice(players), "does": "a consequence"}
+            if kind < 0.35:
+                step["add"] = {"life": rng.choice([-1, -2, 1])}
+                step["target"] = {"among": rng.sample(players, rng.randint(1, len(players))), "order": rng.choice(["rotate", "each", "fixed"])}
+            elif kind < 0.55:
+                step["mul"] = {"tokens": rng.choice([2, 3])}
+            elif kind < 0.8:
+                step["add"] = {"mana": rng.choice([-1, 1, 2])}
+            else:
+                step["add"] = {"tokens": rng.choice([-1, 1])}
+            if rng.random() < 0.15:
+                step["times"] = rng.choice([2, 3])
+            steps.append(step)
+    doc = {
+        "format": 2,
+        "title": f"sets {i}",
+        "players": players,
+        "state": {"tokens": 1, "mana": {"start": rng.randint(0, 5), "min": 0}, "life": {p: rng.randint(2, 15) for p in players}},
+        "step": steps,
+        "loop": {"independent": True},
+        "end": [{"when": {"value": "life", "at_most": 0}, "effect": "that player loses the game", "loses": True}],
+    }
+    if rng.random() < 0.4:
+        doc["end"].append({"when": {"value": "tokens", "at_least": rng.randint(20, 200)}, "effect": "enough tokens"})
+    return doc
+
+
+def test_independent_sets_with_format_2_values_agree_with_playing_them_out():
+    import random
+
+    from loopcompare.comparator.loader import ScenarioError, parse_document
+
+    import oracle
+
+    rng = random.Random(20261123)
+    checked = 0
+    for i in range(300):
+        doc = _sets_document(rng, i)
+        try:
+            sc = parse_document(doc, "sets.toml", "sets").scenario
+        except ScenarioError:
+            continue
+        facts = sc.facts
+        owners = sorted({s.by for s in sc.steps if s.optional})
+        counts = {p: rng.randint(0, 12) for p in owners}
+        limit = max(counts.values()) * len(sc.steps)
+        played = oracle.play_format2(sc, limit, counts)
+        hit = facts.end_with_counts(counts)
+        run = facts.sets_run(counts)
+        assert [(e.player, e.position) for e in run.eliminations] == played["eliminated"], doc
+        if played["stop"] in (None, "elimination"):
+            assert hit is None, doc
+            assert facts.state_with_counts(counts) == played["state"], doc
+        else:
+            assert hit is not None, doc
+            assert run.stop.kind == played["stop"] and run.stop.position == played["position"], doc
+            assert hit[1] == played["state"], doc
+        checked += 1
+    assert checked >= 150
+
+
+def test_sets_that_run_their_own_counts_end_when_the_last_opponent_loses():
+    two = (
+        INDEPENDENT_PER_PLAYER.replace('players = ["Alice", "Bob", "Carol"]', 'players = ["Alice", "Bob"]')
+        .replace("life = { Alice = 20, Bob = 5, Carol = 5 }", "life = { Alice = 20, Bob = 3 }")
+        .replace("Bob = 3\n", "Bob = 1\n")
+    )
+    out = registry().get("cr-2008").settle(scenario(two).scenario)
+    # Alice's third ping (iteration 2, step 0) takes Bob to 0: he loses, the game is over. Her set
+    # has acted in three iterations (0, 1, 2: the cut is after its action, as counts_at counts).
+    assert out.result.value == "ends"
+    assert out.ended_by == "that player loses the game"
+    assert out.iterations == {"Alice": 3, "Bob": 1}
+    assert [(e.player, e.iterations, e.steps) for e in out.eliminated] == [("Bob", 2, 1)]
+    assert out.to_json()["state"] == {"life": {"Alice": 20, "Bob": 0}, "tokens": 1}
+    assert any("while the independent sets run their own numbers, it ends by itself" in line for line in out.transcript)
