@@ -372,6 +372,8 @@ def expected_rows(comparison: dict) -> list[tuple[str, str, list[str]]]:
             name, _, player = f[6:].partition(".")
             cells = [
                 display(outcomes[k]["state"].get(name) if not player else (outcomes[k]["state"].get(name) or {}).get(player))
+                # No cut (iterations null): the starting values, labelled so.
+                + (" (start)" if outcomes[k]["iterations"] is None else "")
                 for k in keys
             ]
         else:
