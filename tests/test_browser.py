@@ -371,8 +371,8 @@ def test_no_text_is_clipped(measured):
 def test_the_loop_diagrams_are_present_and_visible(measured):
     scheme, result = measured
     for name, m in result.items():
-        if name.startswith(("timelines/", "atlas.html", "history.html")):
-            continue  # timelines and the history draw no loop; the atlas's are in closed <details>
+        if name.startswith(("timelines/", "atlas.html")):
+            continue  # timelines draw no loop; the atlas's are in closed <details>
         assert m["diagrams"], f"{name}: no loop diagram"
         for d in m["diagrams"]:
             assert d["shown"] and d["width"] > 300 and d["height"] > 100, (name, d)
