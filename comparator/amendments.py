@@ -8,7 +8,8 @@ before them; the Tournament Rules), in date order:
   "renumbered only" when that is all; a rule that replaces another (421 by 713) is new whole;
 * **in practice**: the classes of loops whose outcome differs between the two eras, from *one*
   run of the divergence atlas over every era (:func:`comparator.atlas.restrict` projects it onto
-  each pair), each with its smallest example settled under both and its share of the space;
+  each pair), each with its smallest example settled under both and its share of the space, and
+  that example drawn (:func:`loop_figure`: the loop with the cut point of each of the two eras);
 * **the silences**: the notes (readings of a silent or ambiguous text) that the later era gives
   and the earlier never does (created), and the other way round (closed), over the same loops.
 
