@@ -231,9 +231,8 @@ class Settlement:
             cut = facts.end or CutPoint(UNBOUNDED, 0)
         elif cut is None:
             # Played out (no shortcut): the players stop where they mean to, if the event doesn't come first.
-            points = [facts.deviation_point(p) for p in self.scenario.players]
-            finite = [p for p in points if p is not None]
-            cut = min(finite, key=facts.position) if finite else (facts.end or CutPoint(UNBOUNDED, 0))
+            points = (facts.deviation_point(p) for p in self.scenario.players)
+            cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED, 0)
         if not cut.unbounded and cut.iterations == 0 and cut.steps <= at:
             return None, None  # the event's step is never reached before the stop
         if event.chance is None:
@@ -607,7 +606,7 @@ class Ruleset:
             f"{stop.player} can't perform “{stop.effect}” {forced.describe()}{application}: the requirement fails, so "
             f"{stop.player} stops sustaining the loop there."
         )
-        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
+        if facts.at_or_before(decision.point, forced):
             if decision.point == forced and decision.deviates == stop.player:
                 # The procedure's cut is the failed requirement itself: say why (FORMAT items 4 and 8).
                 ctx.say(self.loop_rule, because, quote=self.loop_quote())
@@ -690,9 +689,8 @@ class Ruleset:
             if end is not None and decision.result is Result.UNSPECIFIED:
                 ctx.note(f"Left alone, the loop would end by itself {end.describe()}.")
             return decision
-        if decision.point is not None and not decision.point.unbounded:
-            if ctx.facts.position(end) > ctx.facts.position(decision.point):
-                return decision
+        if decision.point is not None and ctx.facts.before(decision.point, end):
+            return decision
         ctx.rollback(before)
         self.ends(ctx, end)
         if decision.deviates and decision.point is not None:
@@ -722,7 +720,7 @@ class Ruleset:
         """
         facts = ctx.facts
         first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
-        if end is not None and (first is UNBOUNDED or facts.position(end) <= first * facts.size):
+        if end is not None and facts.at_or_before(end, CutPoint(first, 0)):
             # Every set is still running when the bound first holds: the whole loop's end.
             ctx.rollback(before)
             self.ends(ctx, end)

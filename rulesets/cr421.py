@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
-from .scenario import UNBOUNDED, Count, CutPoint
+from .scenario import UNBOUNDED, Count, CutPoint, higher
 
 
 class Cr2004(Ruleset):
@@ -169,7 +169,7 @@ class Cr2004(Ruleset):
             if player == first:
                 continue
             theirs = ctx.number(player)
-            if theirs is not UNBOUNDED and (number is UNBOUNDED or theirs < number):
+            if higher(number, theirs):
                 ctx.say("421.3", f"{player} chooses a lower number, {theirs:,}: the loop continues that many times plus the fraction that gives {holder} the last word.")
                 number, holder = theirs, player
             else:
@@ -182,7 +182,7 @@ class Cr2004(Ruleset):
             f"the loop stops {point.describe()}: {last.by if last else 'nobody'} has acted last and {deviator}, next to act, does something different.",
         )
         own = facts.deviation_point(deviator)
-        if own is not None and not point.unbounded and facts.position(point) > facts.position(own):
+        if own is not None and not point.unbounded and facts.before(own, point):
             ctx.note(
                 f"421.3 fixes the fraction by who has the last word, so the loop runs past the point {deviator} "
                 f"announced ({own.describe()})."
@@ -202,33 +202,21 @@ class Cr2004(Ruleset):
         iterations whenever another involved player has a choice, so the scan is bounded.
         """
         facts = ctx.facts
-        size = facts.size
         choosers: dict[int, set[str]] = {}
         for p in involved:
             for i in self.choice_steps(ctx, p):
                 choosers.setdefault(i, set()).add(p)
-        base = 2 if number is UNBOUNDED else number
-        for offset in range(2 * size):
-            position = base * size + offset
-            k = position % size
-            if deviator not in choosers.get(k, ()):
+        # An unbounded number is as good as any number past the start: two iterations in, the
+        # steps before each point are those of a whole iteration.
+        start = CutPoint(2 if number is UNBOUNDED else number, 0)
+        for point in facts.points_from(start, 2 * facts.size):
+            if deviator not in choosers.get(point.steps, ()):
                 continue
-            previous = self._previous_choosers(choosers, position, size)
+            # Who made the last loop choice performed before this point (nobody at the start).
+            previous = next((choosers[k] for k in facts.steps_before(point) if k in choosers), set())
             if previous - {deviator}:
-                n = UNBOUNDED if number is UNBOUNDED else position // size
-                return CutPoint(n, k)
+                return CutPoint(UNBOUNDED, point.steps) if number is UNBOUNDED else point
         raise AssertionError("a dependent loop always gives some player the last word")
-
-    @staticmethod
-    def _previous_choosers(choosers: dict, position: int, size: int) -> set[str]:
-        """Who made the last loop choice performed before ``position`` (nobody at the start)."""
-        for back in range(1, size + 1):
-            p = position - back
-            if p < 0:
-                return set()
-            if p % size in choosers:
-                return choosers[p % size]
-        return set()
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """421.5 (2004): the active player names; the nonactive player agrees or goes higher."""
@@ -246,7 +234,7 @@ class Cr2004(Ruleset):
         ctx.say("421.5", f"{ctx.who(active)} chooses a number: {describe_count(number)}.")
         theirs = ctx.number(other)
         counts: dict[str, Count] = {active: number}
-        if _higher(theirs, number):
+        if higher(theirs, number):
             ctx.say("421.5", f"{other} chooses a higher number for their own actions: {describe_count(theirs)}.")
             counts[other] = theirs
             ctx.note(
@@ -304,7 +292,7 @@ class Cr2004(Ruleset):
         if not stops:
             return decision
         first, ties = earliest(stops, facts, facts.turn_order)
-        if decision.point is not None and not decision.point.unbounded and facts.position(first.point) >= facts.position(decision.point):
+        if decision.point is not None and not facts.before(first.point, decision.point):
             return decision
         ctx.note(
             f"{rule} does not mention players outside the loop. Reading taken: as 421.2 says, another player "
@@ -393,7 +381,7 @@ class Cr2005(Cr2004):
             if player == first:
                 continue
             theirs = ctx.number(player)
-            if _higher(theirs, number):
+            if higher(theirs, number):
                 ctx.say("421.5", f"{player}, in APNAP order, chooses a higher number for their own actions: {describe_count(theirs)}.")
                 counts[player] = theirs
             else:
@@ -475,12 +463,6 @@ class Cr2008(Cr2005):
         ctx.say("421.5", "each set of actions occurs its own number of times.")
         decision = Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
         return self._outside_independent(ctx, involved, decision)
-
-
-def _higher(a: Count, b: Count) -> bool:
-    if a is UNBOUNDED:
-        return b is not UNBOUNDED
-    return b is not UNBOUNDED and a > b
 
 
 def _in_order(counts: dict, players) -> dict:

@@ -140,13 +140,14 @@ class Mtr2018(Cr2009Sept):
         point = facts.own_point(player, after)
         if facts.dynamics is not None and repeat is not None:
             # Format 2: the player's first point to deviate at or after the repeated state.
-            mine = set(facts.choice_steps(player, unless=False))
-            start = facts.position(repeat)
-            point = next(facts.point(p) for p in range(start, start + facts.size + 1) if p % facts.size in mine)
+            found = facts.next_point(repeat, facts.choice_steps(player, unless=False))
+            if found is None:
+                raise AssertionError("an involved player has a choice every iteration")
+            point = found
             after = point.iterations
         own = facts.deviation_point(player)
         forced = True
-        if own is not None and facts.position(own) < facts.position(point):
+        if own is not None and facts.before(own, point):
             point, forced = own, False
         self.mtr(
             ctx,
@@ -235,9 +236,9 @@ class Mtr2018(Cr2009Sept):
         others = [p for p in facts.turn_order if p != controller]
         stops = [Stop(controller, ctx.point(controller))]
         for stop in self.intervening(ctx, others, need_means=False):
-            if not _earlier(facts, stop, stops[0]):
+            if not facts.before(stop.point, stops[0].point):
                 self.mtr(ctx, words, f"{stop.player} agrees.")
-            elif stops[0].point.unbounded or stop.point.iterations < stops[0].point.iterations:
+            elif not facts.same_iteration(stop.point, stops[0].point):
                 self.mtr(ctx, words, f"{stop.player} announces a lower number, intending to intervene {stop.point.describe()}.")
             else:
                 self.mtr(ctx, words, f"{stop.player} announces the same number, intending to intervene earlier in the next iteration: {stop.point.describe()}.")
@@ -307,8 +308,9 @@ class Mtr2018(Cr2009Sept):
         """The MTR compares numbers of iterations; say so when equal numbers stop at different points."""
         if first.point.unbounded:
             return
-        same = [s.player for s in stops if s.player != first.player and not s.point.unbounded
-                and s.point.iterations == first.point.iterations and s.point != first.point]
+        facts = ctx.facts
+        same = [s.player for s in stops if s.player != first.player
+                and facts.same_iteration(s.point, first.point) and s.point != first.point]
         if same:
             ctx.note(
                 f"{first.player} and {', '.join(same)} chose the same number of iterations; MTR 4.4 does not say who then "
@@ -354,14 +356,6 @@ class Mtr2018(Cr2009Sept):
 
 def _iterations(n: int) -> str:
     return "1 iteration" if n == 1 else f"{n:,} iterations"
-
-
-def _earlier(facts, a: Stop, b: Stop) -> bool:
-    if a.point.unbounded:
-        return False
-    if b.point.unbounded:
-        return True
-    return facts.position(a.point) < facts.position(b.point)
 
 
 class MtrCurrent(Mtr2018):

@@ -226,7 +226,7 @@ class Cr2009(Ruleset):
         others = facts.players_after(proposer)
         for player in others:
             point = facts.deviation_point(player)
-            if point is not None and _before(facts, point, current.point):
+            if point is not None and facts.before(point, current.point):
                 ctx.say(self.rule("2b"), f"{player} shortens it to {point.describe()}, where they will make a different game choice.")
                 current = Stop(player, point)
             else:
@@ -290,7 +290,7 @@ class Cr2009(Ruleset):
                 ctx.note("No state values are tracked, so the game state is taken to repeat every iteration.")
             forced = self._forced_point(ctx, involved, proposer, repeat)
             who = "the active player" if proposer == self.active_at_repeat(ctx) else "the first player in turn order who is involved"
-            if own.unbounded or facts.position(forced) <= facts.position(own):
+            if facts.at_or_before(forced, own):
                 end = forced
                 if forced != repeat:
                     ctx.note(
@@ -335,14 +335,10 @@ class Cr2009(Ruleset):
 
     def _forced_point(self, ctx: Settlement, involved, proposer: str, repeat: CutPoint) -> CutPoint:
         """The designated player's first choice point at or after the first repeated state."""
-        facts = ctx.facts
-        mine = facts.choice_steps(proposer, unless=False)
-        start = facts.position(repeat)
-        for offset in range(facts.size):
-            position = start + offset
-            if position % facts.size in mine:
-                return facts.point(position)
-        raise AssertionError("an involved player has a choice every iteration")
+        point = ctx.facts.next_point(repeat, ctx.facts.choice_steps(proposer, unless=False))
+        if point is None:
+            raise AssertionError("an involved player has a choice every iteration")
+        return point
 
     def _note_ties(self, ctx: Settlement, first: Stop, ties, reason: str) -> None:
         if ties:
@@ -413,15 +409,3 @@ class Cr2024(Cr2009Sept):
 def _people(names) -> str:
     names = list(names)
     return f"{names[0]} takes" if len(names) == 1 else f"{', '.join(names)} take"
-
-
-def _before(facts, a: CutPoint, b: CutPoint) -> bool:
-    """True when point ``a`` comes strictly before point ``b``."""
-    if a.unbounded:
-        return False
-    if b.unbounded:
-        return True
-    return facts.position(a) < facts.position(b)
-
-
-

@@ -104,7 +104,7 @@ class Summary1998(Ruleset):
         if facts.end is not None:
             breakers = self.intervening(ctx, facts.turn_order, need_means=True)
             first = earliest(breakers, facts, facts.turn_order)[0] if breakers else None
-            if first is not None and facts.position(first.point) < facts.position(facts.end):
+            if first is not None and facts.before(first.point, facts.end):
                 ctx.say("G.21.Ruling.4", "the loop is not really infinite, so nobody picks a number (G.21.3 does not apply).")
                 ctx.say("G.21.3", f"{first.player} has a legal action and stops the loop sooner, {first.point.describe()}, to take it ({ctx.means(first.player)}).")
                 return Decision(Result.SHORTCUT, first.point, first.player)
@@ -120,7 +120,7 @@ class Summary1998(Ruleset):
         end = CutPoint(largest, 0)
         if breakers:
             first, ties = earliest(breakers, facts, facts.turn_order)
-            if largest is UNBOUNDED or facts.position(first.point) < facts.position(end):
+            if facts.before(first.point, end):
                 ctx.say("G.21.3", f"{first.player} has a legal action and stops the loop sooner, {first.point.describe()}, to take it ({ctx.means(first.player)}).")
                 if ties:
                     ctx.note(f"{first.player} and {', '.join(t.player for t in ties)} would act at the same point; reading taken: {first.player}, first in turn order from the active player.")
