@@ -839,9 +839,36 @@ class Ruleset:
             stops.append(Stop(p, point))
         return stops
 
+    #: How this text's notes word a tie, where players would act at the same point and the text
+    #: does not say who goes first: ``{first}`` is the player taken to act, ``{others}`` the
+    #: rest, ``{reason}`` why (given by each procedure, :meth:`note_ties`).
+    tie_wording: ClassVar[str] = "{first} and {others} would act at the same point. Reading taken: {first} acts, {reason}."
+
+    def note_ties(self, ctx: Settlement, first: Stop, ties: Sequence[Stop], reason: str) -> None:
+        """Note the reading taken when ``ties`` would act at the same point as ``first``: ``first``
+        acts, because of ``reason`` (in this text's :attr:`tie_wording`)."""
+        if ties:
+            others = ", ".join(t.player for t in ties)
+            ctx.note(self.tie_wording.format(first=first.player, others=others, reason=reason))
+
+    #: The number of the Comprehensive Rules loop rule this text applies ("713", "729"), or for the
+    #: Tournament Rules the one it overrides; empty for a text that has none.
+    number: ClassVar[str] = ""
+    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
+    renumbering: ClassVar[str] = ""
+    #: What the rule applied is called today, said when :attr:`number` is not the loop rule's
+    #: number in the newest Comprehensive Rules: ``{number}`` is :attr:`number`, ``{today}`` that
+    #: newest number (:func:`.history.number_today`).  Empty: nothing to say.
+    today_words: ClassVar[str] = ""
+
     def today(self) -> str:
-        """What the rule applied is called today, when that differs (empty by default)."""
-        return ""
+        """What the rule applied is called today, when that differs: :attr:`renumbering`, then
+        :attr:`today_words` (empty by default)."""
+        from .history import number_today  # history reads rulesets: imported when asked
+
+        now = number_today()
+        later = self.today_words.format(number=self.number, today=now) if now != self.number else ""
+        return " ".join(part for part in (self.renumbering, later) if part)
 
     def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> "Ruleset":
         """This ruleset as a later release of its document numbers it: ``number`` from ``since``.

@@ -12,6 +12,9 @@ from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_coun
 from .outcome import Result
 from .scenario import UNBOUNDED, Count, CutPoint, higher
 
+#: Who acts first at a tie, in every 421 procedure.
+_FIRST_NAMER = "who named the number or comes first in turn order from the active player (who receives priority first)"
+
 
 class Cr2004(Ruleset):
     """CR 421 as written for two players (text of 2003-07-01; the same rules since 1999-04-23).
@@ -42,6 +45,11 @@ class Cr2004(Ruleset):
     summary = "Two-player infinity rules: the nonactive player has the last word; independent sets may only go higher."
     loop_rule = "421.1"
     draw_rule = "102.6"
+    today_words = "Rule 421 was replaced by rule 713 \u201cTaking Shortcuts\u201d on 2009-07-11; that rule is {today} today."
+    tie_wording = (
+        "{first} and {others} would act at the same point; the text does not say who acts first. "
+        "Reading taken: {first}, {reason}."
+    )
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -120,7 +128,7 @@ class Cr2004(Ruleset):
             f"the loop contains only mandatory actions; {first.player} means to break it ({ctx.means(first.player)}) "
             f"{first.point.describe()}, so it runs until then and {first.player} breaks it.",
         )
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
@@ -141,7 +149,7 @@ class Cr2004(Ruleset):
             ctx.say("421.2", f"nobody intervenes sooner: the loop repeats {times(number)} and {controller} stops {first.point.describe()}.")
         else:
             ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before {controller}'s number is reached: \u201cwhichever comes first\u201d.")
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     two_player_text = True
@@ -252,24 +260,8 @@ class Cr2004(Ruleset):
                 )
         return Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
 
-    def _note_ties(self, ctx: Settlement, first: Stop, ties: list[Stop]) -> None:
-        if ties:
-            names = ", ".join(t.player for t in ties)
-            ctx.note(
-                f"{first.player} and {names} would act at the same point; the text does not say who acts first. "
-                f"Reading taken: {first.player}, {self._tie_reason(ctx, first)}."
-            )
-
-    def _tie_reason(self, ctx: Settlement, first: Stop) -> str:
-        return "who named the number or comes first in turn order from the active player (who receives priority first)"
-
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
         return False
-
-    def today(self) -> str:
-        from .history import number_today
-
-        return f"Rule 421 was replaced by rule 713 \u201cTaking Shortcuts\u201d on 2009-07-11; that rule is {number_today()} today."
 
 
     def _outside_independent(self, ctx: Settlement, involved, decision: Decision) -> Decision:
@@ -299,7 +291,7 @@ class Cr2004(Ruleset):
             "may intervene, and the loop stops there."
         )
         ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before the loop reaches that number.")
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
 
@@ -449,7 +441,7 @@ class Cr2008(Cr2005):
             f"nobody can be forced to pay, but {first.player} chooses to ({ctx.means(first.player)}) "
             f"{first.point.describe()}: the loop runs until then and the payment breaks it.",
         )
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:

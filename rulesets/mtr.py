@@ -61,13 +61,7 @@ class Mtr2018(Cr2009Sept):
     has_choices_paragraph = False
     #: No choices paragraph, and the ruling under this text: a choice is its maker's way out.
     choice_sustains = False
-
-    def today(self) -> str:
-        from .history import number_today
-
-        now = number_today()
-        later = "" if now == self.number else f"The CR rule it overrides, {self.number}, is numbered {now} today."
-        return " ".join(part for part in (self.renumbering, later) if part)
+    today_words = "The CR rule it overrides, {number}, is numbered {today} today."
 
     def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
         """The MTR's own text stays; only the CR it is read with is cited as renumbered."""
@@ -224,7 +218,7 @@ class Mtr2018(Cr2009Sept):
         first, ties = earliest(stops, facts, facts.turn_order)
         self.mtr(ctx, words, f"the game advances through the lowest number, {_iterations(first.point.iterations)}, and {first.player} takes an action to break the loop.")
         self._partial(ctx, first)
-        self._note_ties(ctx, first, ties, "the first to choose it in turn order")
+        self.note_ties(ctx, first, ties, "the first to choose it in turn order")
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
@@ -247,7 +241,7 @@ class Mtr2018(Cr2009Sept):
         self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
         self._partial(ctx, first)
         self._choice(ctx, first)
-        self._note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
+        self.note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
         self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
@@ -300,7 +294,7 @@ class Mtr2018(Cr2009Sept):
         self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen ({first.player}'s) and {first.player} receives priority {where}: {first.point.describe()}.")
         self._partial(ctx, first)
         self._choice(ctx, first)
-        self._note_ties(ctx, first, ties, "the first to choose it in turn order")
+        self.note_ties(ctx, first, ties, "the first to choose it in turn order")
         self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player, per_player=tuple(per_player) if per_player else None)
 

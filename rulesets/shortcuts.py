@@ -14,7 +14,6 @@ applied; :meth:`Cr2009.renumbered` gives the same rule as a later release number
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result, StoppedBy
@@ -59,15 +58,7 @@ class Cr2009(Ruleset):
     rule_ids = _numbered("713", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "4", "5", "6")
     loop_rule = "713.1b"
 
-    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
-    renumbering: ClassVar[str] = ""
-
-    def today(self) -> str:
-        from .history import number_today
-
-        now = number_today()
-        later = "" if now == self.number else f"Rule {self.number} is numbered {now} today (same rule)."
-        return " ".join(part for part in (self.renumbering, later) if part)
+    today_words = "Rule {number} is numbered {today} today (same rule)."
 
     def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> Ruleset:
         """The same rule as the release of ``since`` numbers it: every citation carries ``number``.
@@ -210,7 +201,7 @@ class Cr2009(Ruleset):
         rule = "6" if any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps) else "5"
         ctx.say(self.rule(rule), f"nobody can be forced to end the loop, but {first.player} chooses to break it ({ctx.means(first.player)}) {first.point.describe()}.")
         ctx.say(self.rule("2c"), f"the loop is shortcut to that point, where {first.player} makes a different choice.", quote=[self.rule("2c")])
-        self._note_ties(ctx, first, ties, "the first in turn order from the active player, who receives priority first")
+        self.note_ties(ctx, first, ties, "the first in turn order from the active player, who receives priority first")
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
@@ -237,7 +228,7 @@ class Cr2009(Ruleset):
                         if current.player == proposer
                         else f"who shortened it first, in turn order after the proposer ({self.rule('2b')})"
                     )
-                    self._note_ties(ctx, current, [Stop(player, point)], reason)
+                    self.note_ties(ctx, current, [Stop(player, point)], reason)
         ctx.say(self.rule("2c"), f"the shortcut is taken to {current.point.describe()}; {current.player} makes a different game choice there.")
         return Decision(Result.SHORTCUT, current.point, current.player)
 
@@ -339,11 +330,6 @@ class Cr2009(Ruleset):
         if point is None:
             raise AssertionError("an involved player has a choice every iteration")
         return point
-
-    def _note_ties(self, ctx: Settlement, first: Stop, ties, reason: str) -> None:
-        if ties:
-            names = ", ".join(t.player for t in ties)
-            ctx.note(f"{first.player} and {names} would act at the same point. Reading taken: {first.player} acts, {reason}.")
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
         return False

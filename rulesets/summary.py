@@ -42,9 +42,8 @@ class Summary1998(Ruleset):
     loop_rule = "G.21.1"
     ends_rule = "G.21.Ruling.4"
     draw_rule = ""
-
-    def today(self) -> str:
-        return "Replaced by Comprehensive Rules 421 on 1999-04-23; the loop rule is Taking Shortcuts today."
+    today_words = "Replaced by Comprehensive Rules 421 on 1999-04-23; the loop rule is Taking Shortcuts today."
+    tie_wording = "{first} and {others} would act at the same point; reading taken: {first}, {reason}."
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """The closing note: loops with randomness are left to the judge."""
@@ -122,8 +121,7 @@ class Summary1998(Ruleset):
             first, ties = earliest(breakers, facts, facts.turn_order)
             if facts.before(first.point, end):
                 ctx.say("G.21.3", f"{first.player} has a legal action and stops the loop sooner, {first.point.describe()}, to take it ({ctx.means(first.player)}).")
-                if ties:
-                    ctx.note(f"{first.player} and {', '.join(t.player for t in ties)} would act at the same point; reading taken: {first.player}, first in turn order from the active player.")
+                self.note_ties(ctx, first, ties, "first in turn order from the active player")
                 return Decision(Result.SHORTCUT, first.point, first.player)
         ctx.say("G.21.4", f"the loop ends where it would begin again, {end.describe()}; cards remain where they would be at the end of the loop.")
         return Decision(Result.SHORTCUT, end, None)
@@ -151,8 +149,7 @@ class Summary1998(Ruleset):
             ctx.say("G.21.2", f"nobody interferes: the actions occur {times(number)}.")
         else:
             ctx.say("G.21.2", f"{first.player} says that after a smaller number of times they want to stop the loop to take an action: {first.point.describe()}.")
-        if ties:
-            ctx.note(f"{first.player} and {', '.join(t.player for t in ties)} would act at the same point; reading taken: {first.player}, who named the number or comes first in turn order.")
+        self.note_ties(ctx, first, ties, "who named the number or comes first in turn order")
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
