@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Iterable, Mapping, Sequence
+from typing import ClassVar, Iterable, Mapping, Sequence, Sized
 
 import dataclasses
 from fractions import Fraction
 
 from . import texts
 from .bignum import TooLarge
-from .outcome import Elimination, Outcome, Result, StoppedBy
-from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
+from .outcome import Elimination, Iterations, Outcome, Result, StateValue, StoppedBy
+from .scenario import UNBOUNDED, Count, CutPoint, Goal, Intent, LoopFacts, Scenario
 
 
 @dataclass(frozen=True)
@@ -44,7 +44,7 @@ class Decision:
     deviates: str | None = None
     counts: Mapping[str, Count] | None = None
     per_player: tuple[str, ...] | None = None
-    end_state: Mapping[str, object] | None = None
+    end_state: Mapping[str, StateValue] | None = None
     """The state where independent sets were cut off by the loop's end (else computed from counts)."""
     stopped_by: StoppedBy | None = None
     """Set when a rule forces the deviation (else derived: requirement, intent, or None)."""
@@ -135,7 +135,7 @@ class Settlement:
                 return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
             if stop.kind == "nosteps":
                 return f"{stop.effect}; no step of the loop is left"
-            text = stop.effect
+            text: str = stop.effect
             if stop.times > 1:
                 text += f" (application {stop.application + 1} of {stop.times})"
             return text
@@ -165,10 +165,10 @@ class Settlement:
     def outcome(self, decision: Decision) -> Outcome:
         """Fill in the outcome's fields from the decision, in closed form."""
         facts = self.facts
-        iterations: object = None
+        iterations: Iterations = None
         steps = 0
         last_action = None
-        state = dict(self.scenario.state)
+        state: Mapping[str, StateValue] = dict(self.scenario.state)
         eliminated: tuple[Elimination, ...] = ()
         if decision.counts is not None:
             # Independent sets, each run its own number of times: no single cut, no last action.
@@ -222,9 +222,9 @@ class Settlement:
         """
         steps = self.scenario.steps
         at = next((i for i, s in enumerate(steps) if s.ends_loop), None)
-        if at is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
+        event = None if at is None else steps[at].ends_loop
+        if at is None or event is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
             return None, None
-        event = steps[at].ends_loop
         facts = self.facts
         cut = decision.point
         if decision.open_length:
@@ -239,7 +239,7 @@ class Settlement:
             return event.when, None
         chance = 1 - (1 - event.chance) ** steps[at].times
         after_last = 1 if at == len(steps) - 1 else 0  # an event at the last step counts the iteration
-        if cut.unbounded:
+        if cut.iterations is UNBOUNDED:
             expected = (1 - chance) / chance + after_last
             return event.when, expected
         chances = cut.iterations + (1 if cut.steps > at else 0)
@@ -265,7 +265,7 @@ class Settlement:
     def number(self, player: str) -> Count:
         """The number a player names: their intent, or an unbounded one if they never deviate."""
         intent = self.scenario.intent(player)
-        return UNBOUNDED if intent.never else intent.after
+        return UNBOUNDED if intent.never or intent.after is None else intent.after
 
     def point(self, player: str) -> CutPoint:
         """Where a player stops the loop themselves: their deviation point (a partial one as
@@ -297,7 +297,7 @@ def _counted(point: CutPoint) -> tuple[Count, int]:
     return point.iterations, point.steps
 
 
-def _resolve_goals(scenario: Scenario):
+def _resolve_goals(scenario: Scenario) -> tuple[Scenario, list[tuple[str, Goal, int | None]]]:
     """Goals turned into counts in closed form (FORMAT item 13): the scenario with the counts,
     and (player, goal, count or None) for each goal, for the transcript."""
     goals = [(p, i.until) for p, i in scenario.intents.items() if i.until is not None and i.after is None]
@@ -305,7 +305,7 @@ def _resolve_goals(scenario: Scenario):
         return scenario, []
     facts = scenario.facts
     intents = dict(scenario.intents)
-    shown = []
+    shown: list[tuple[str, Goal, int | None]] = []
     for player, goal in goals:
         count = facts.dynamics.goal_iterations(goal) if facts.dynamics is not None else None
         intents[player] = Intent() if count is None else Intent(count)
@@ -324,7 +324,7 @@ def listing(items: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def be(items) -> str:
+def be(items: Sized) -> str:
     """The verb "to be" agreeing with ``items``: "is" for one, "are" for more."""
     return "is" if len(items) == 1 else "are"
 
@@ -343,7 +343,7 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
     earlier namer) comes first; at an equal point the player earlier in ``order`` wins.
     """
 
-    def key(stop: Stop):
+    def key(stop: Stop) -> tuple[int, int, int, int]:
         tie = order.index(stop.player) if stop.player in order else len(order)
         if stop.point.unbounded:
             return (1, stop.rank, stop.point.steps, tie)
@@ -356,7 +356,7 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
 
 
 @lru_cache(maxsize=None)
-def _quote(cls: type, key: str) -> str:
+def _quote(cls: type[Ruleset], key: str) -> str:
     """Rule texts never change while running: look each up once per ruleset class."""
     return cls._lookup(cls(), key)
 
@@ -453,7 +453,7 @@ class Ruleset:
 
     # --- format 2: goals, resolutions, events, requirements (the same in every era unless overridden) ---
 
-    def goal(self, ctx: "Settlement", player: str, goal, count: int | None) -> None:
+    def goal(self, ctx: "Settlement", player: str, goal: Goal, count: int | None) -> None:
         """Show how a player's goal became a number of iterations (FORMAT item 13)."""
         whose = f"{goal.player}'s " if goal.player else ""
         want = f"{whose}{goal.value} {'at most' if goal.at_most else 'at least'} {goal.bound:,}"
@@ -534,19 +534,19 @@ class Ruleset:
         """A loop nobody can stop that runs until a chance or hidden event (FORMAT item 10):
         in every era it ends, with no fixed length."""
         facts = ctx.facts
-        event = next((s for s in ctx.scenario.steps if s.ends_loop), None)
+        event = next((s.ends_loop for s in ctx.scenario.steps if s.ends_loop), None)
         if event is None or facts.optional_controllers or facts.unless_payers:
             return None
         if any(facts.deviation_point(p) is not None for p in ctx.scenario.players):
             return None
         ctx.say(
             self.loop_rule,
-            f"nobody controls an action that keeps this loop going, and it ends when “{event.ends_loop.when}”: "
+            f"nobody controls an action that keeps this loop going, and it ends when “{event.when}”: "
             "it is run until that happens.",
             quote=self.loop_quote(),
         )
         ctx.note(
-            f"The loop has no fixed length: it runs until “{event.ends_loop.when}” (FORMAT, events). Reading "
+            f"The loop has no fixed length: it runs until “{event.when}” (FORMAT, events). Reading "
             "taken in every era: it ends by itself, after a number of iterations no one can name in advance."
         )
         return Decision(Result.ENDS, open_length=True)
@@ -719,6 +719,8 @@ class Ruleset:
           is reported with the number of times it was performed by then.
         """
         facts = ctx.facts
+        if decision.counts is None:  # the caller settles only decisions with counts here
+            return decision
         first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
         if end is not None and facts.at_or_before(end, CutPoint(first, 0)):
             # Every set is still running when the bound first holds: the whole loop's end.
@@ -797,7 +799,8 @@ class Ruleset:
 
     def quote(self, key: str) -> str:
         """The text of a cited rule, from this ruleset's sources (or the draw rules it cites)."""
-        return _quote(type(self), key)
+        # A class is hashable; mypy does not see type[...] as Hashable (python/mypy#11470).
+        return _quote(type(self), key)  # type: ignore[arg-type]
 
     def _lookup(self, key: str) -> str:
         for source in self.sources:

@@ -8,6 +8,8 @@ modelled here: the two-player text (the 2004 ruleset, 2003-07-01) and the final 
 
 from __future__ import annotations
 
+from typing import ClassVar, Iterable, Mapping
+
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
 from .scenario import UNBOUNDED, Count, CutPoint, higher
@@ -39,7 +41,7 @@ class Cr2004(Ruleset):
     document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, two-player text"
     effective = "2003-07-01"
     in_force = ("1999-04-23", "2005-07-31")
-    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5")
+    rule_ids: ClassVar[tuple[str, ...]] = ("421.1", "421.2", "421.3", "421.4", "421.5")
     sources = (Source("2003-07-01_cr_421.txt"),)
     amends = "summary-1998"
     summary = "Two-player infinity rules: the nonactive player has the last word; independent sets may only go higher."
@@ -201,7 +203,7 @@ class Cr2004(Ruleset):
                 ctx.note(f"421.3 has players choose whole numbers; {player}'s partial point is read as {intent.after:,} and the fraction is fixed by the rule.")
         return Decision(Result.SHORTCUT, point, deviator)
 
-    def last_word_point(self, ctx: Settlement, involved, number: Count, deviator: str) -> CutPoint:
+    def last_word_point(self, ctx: Settlement, involved: tuple[str, ...], number: Count, deviator: str) -> CutPoint:
         """The first choice point of ``deviator`` after ``number`` iterations at which another
         involved player's loop action was the last one performed ("the last word").
 
@@ -264,7 +266,7 @@ class Cr2004(Ruleset):
         return False
 
 
-    def _outside_independent(self, ctx: Settlement, involved, decision: Decision) -> Decision:
+    def _outside_independent(self, ctx: Settlement, involved: tuple[str, ...], decision: Decision) -> Decision:
         """421.5 gives each set its number; a player outside the sets doesn't change them."""
         for player in ctx.facts.turn_order:
             point = ctx.facts.deviation_point(player)
@@ -276,7 +278,7 @@ class Cr2004(Ruleset):
                 )
         return decision
 
-    def _outside_players(self, ctx: Settlement, involved, decision: Decision, rule: str) -> Decision:
+    def _outside_players(self, ctx: Settlement, involved: tuple[str, ...], decision: Decision, rule: str) -> Decision:
         """Players outside a multiplayer 421.3 loop who act first (the rule is silent on them)."""
         facts = ctx.facts
         outsiders = [p for p in facts.turn_order if p not in involved]
@@ -320,7 +322,7 @@ class Cr2005(Cr2004):
     citation = "Comprehensive Rules effective 2005-08-01 (multiplayer rules merged); the same rules until 2008-09-30"
     effective = "2005-08-01"
     in_force = ("2005-08-01", "2008-09-30")
-    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5")
+    rule_ids: ClassVar[tuple[str, ...]] = ("421.1", "421.2", "421.3", "421.4", "421.5")
     sources = (Source("2005-08-01_cr_421.txt"),)
     amends = "cr-2004"
     summary = "Multiplayer rewrite: the first involved player names; independent sets: nonactive players in APNAP order agree or go higher."
@@ -457,5 +459,5 @@ class Cr2008(Cr2005):
         return self._outside_independent(ctx, involved, decision)
 
 
-def _in_order(counts: dict, players) -> dict:
+def _in_order(counts: Mapping[str, Count], players: Iterable[str]) -> dict[str, Count]:
     return {p: counts[p] for p in players if p in counts}

@@ -10,9 +10,11 @@ restarting a loop without a relevant change, and otherwise leaves the CR in forc
 
 from __future__ import annotations
 
+from typing import ClassVar, Iterable
+
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result, StoppedBy
-from .scenario import UNBOUNDED
+from .scenario import UNBOUNDED, Count
 from .shortcuts import Cr2009Sept
 
 MTR = "MTR 4.4"
@@ -39,19 +41,19 @@ class Mtr2018(Cr2009Sept):
     """
 
     key = "mtr-2018"
-    aliases = ("mtr-4.4-2018",)
+    aliases: ClassVar[tuple[str, ...]] = ("mtr-4.4-2018",)
     name = "MTR 4.4 (2018)"
     document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d, first text"
     citation = "Magic Tournament Rules effective 2018-07-13, section 4.4"
     effective = "2018-07-13"
     # Replaced by the current text on a day the sources don't give, but by 2025-11-10, when a
     # dated copy of the current text exists.
-    in_force = ("2018-07-13", "unknown")
+    in_force: ClassVar[tuple[str, str | None]] = ("2018-07-13", "unknown")
     superseded_by = "2025-11-10"
     rule_ids = (MTR,)
     number = "720"
     sources = (Source("2018-07-13_mtr_4.4.txt", mtr_section=MTR), Source("2018-07-13_cr_720.txt", prefix="CR "))
-    amends = None
+    amends: ClassVar[str | None] = None
     overrides = "cr-2009-09"
     summary = "Tournament loops: everyone names a number, the lowest wins; no non-deterministic loops; no restarts."
     cite = "CR "
@@ -63,7 +65,7 @@ class Mtr2018(Cr2009Sept):
     choice_sustains = False
     today_words = "The CR rule it overrides, {number}, is numbered {today} today."
 
-    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict[str, str]:
         """The MTR's own text stays; only the CR it is read with is cited as renumbered."""
         return {"cr_date": text[0] if text else self.cr_date}
 
@@ -122,7 +124,8 @@ class Mtr2018(Cr2009Sept):
         if not facts.state_repeats:
             return Decision(Result.NO_SHORTCUT)
         repeat = facts.first_repeat
-        after = 1 if facts.dynamics is None or repeat is None else max(1, repeat.iterations)
+        # (the first repeat is a finite point: the UNBOUNDED test only tells mypy so)
+        after: Count = 1 if facts.dynamics is None or repeat is None or repeat.iterations is UNBOUNDED else max(1, repeat.iterations)
         involved = self.involved(ctx)
         if not involved:
             ctx.note(
@@ -258,7 +261,7 @@ class Mtr2018(Cr2009Sept):
         )
         return self._lowest_number(ctx, involved, per_player=involved)
 
-    def _lowest_number(self, ctx: Settlement, involved, per_player) -> Decision:
+    def _lowest_number(self, ctx: Settlement, involved: tuple[str, ...], per_player: tuple[str, ...] | None) -> Decision:
         facts = ctx.facts
         across = ctx.scenario.loop.spans_turns
         words = "across turns" if across else "within a turn"
@@ -298,7 +301,7 @@ class Mtr2018(Cr2009Sept):
         self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player, per_player=tuple(per_player) if per_player else None)
 
-    def _same_number(self, ctx: Settlement, first: Stop, stops) -> None:
+    def _same_number(self, ctx: Settlement, first: Stop, stops: Iterable[Stop]) -> None:
         """The MTR compares numbers of iterations; say so when equal numbers stop at different points."""
         if first.point.unbounded:
             return
@@ -348,7 +351,8 @@ class Mtr2018(Cr2009Sept):
         return True
 
 
-def _iterations(n: int) -> str:
+def _iterations(n: Count) -> str:
+    assert n is not UNBOUNDED, "a number of iterations a player names here is finite"
     return "1 iteration" if n == 1 else f"{n:,} iterations"
 
 

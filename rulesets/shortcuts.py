@@ -14,6 +14,7 @@ applied; :meth:`Cr2009.renumbered` gives the same rule as a later release number
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import ClassVar, Iterable, cast
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result, StoppedBy
@@ -41,15 +42,15 @@ class Cr2009(Ruleset):
     """
 
     key = "cr-2009"
-    aliases = ("cr713-2009",)
+    aliases: ClassVar[tuple[str, ...]] = ("cr713-2009",)
     name = "CR 713 (2009-07)"
     document = "Comprehensive Rules, rule 713 \u201cTaking Shortcuts\u201d, first text"
     citation = "Comprehensive Rules effective 2009-07-11 (Magic 2010)"
     effective = "2009-07-11"
-    in_force = ("2009-07-11", "2009-09-03")
+    in_force: ClassVar[tuple[str, str | None]] = ("2009-07-11", "2009-09-03")
     number = "713"
-    sources = (Source("2009-07-11_cr_713.txt"),)
-    amends = "cr-2008"
+    sources: ClassVar[tuple[Source, ...]] = (Source("2009-07-11_cr_713.txt"),)
+    amends: ClassVar[str | None] = "cr-2008"
     summary = "Taking Shortcuts replaces 421: propose and shorten (713.2); a repeated state makes the active player stop (713.3, two-player wording)."
     draw_rule = "104.4b"
     #: How citations of this document are written (the MTR cites the CR as "CR 729.x").
@@ -94,9 +95,10 @@ class Cr2009(Ruleset):
             **self.edition(number, since, text),
         }
         attrs["renumbering"] = self.renumbering_note(f"{old} of {applied}", how, quoted)
-        return type(type(self).__name__, (type(self),), attrs)()
+        # The class made here subclasses type(self), which type() can't say in its return type.
+        return cast(type[Cr2009], type(type(self).__name__, (type(self),), attrs))()
 
-    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict[str, str]:
         """What else a renumbered release changes: the column's name, the document, the date of
         the text applied."""
         date = text[0] if text else since
@@ -208,7 +210,7 @@ class Cr2009(Ruleset):
         """729.2: the controller proposes; each other player accepts or shortens."""
         return self._propose(ctx, controller, ctx.point(controller), [controller])
 
-    def _propose(self, ctx: Settlement, proposer: str, end: CutPoint, involved) -> Decision:
+    def _propose(self, ctx: Settlement, proposer: str, end: CutPoint, involved: Iterable[str]) -> Decision:
         """729.2a-c: ``proposer`` proposes ending at ``end``; others in turn order accept or shorten."""
         facts = ctx.facts
         number = ctx.number(proposer)
@@ -259,7 +261,7 @@ class Cr2009(Ruleset):
                 )
         return Decision(Result.SHORTCUT, counts=counts)
 
-    def _settle_shared(self, ctx: Settlement, involved, per_player) -> Decision:
+    def _settle_shared(self, ctx: Settlement, involved: tuple[str, ...], per_player: tuple[str, ...] | None) -> Decision:
         facts = ctx.facts
         proposer = involved[0]
         repeat = self.first_repeat(ctx)
@@ -324,7 +326,7 @@ class Cr2009(Ruleset):
             return None
         return repeat
 
-    def _forced_point(self, ctx: Settlement, involved, proposer: str, repeat: CutPoint) -> CutPoint:
+    def _forced_point(self, ctx: Settlement, involved: tuple[str, ...], proposer: str, repeat: CutPoint) -> CutPoint:
         """The designated player's first choice point at or after the first repeated state."""
         point = ctx.facts.next_point(repeat, ctx.facts.choice_steps(proposer, unless=False))
         if point is None:
@@ -346,15 +348,15 @@ class Cr2009Sept(Cr2009):
     """
 
     key = "cr-2009-09"
-    aliases = ("cr713-2009-09",)
+    aliases: ClassVar[tuple[str, ...]] = ("cr713-2009-09",)
     name = "CR 713 (2009-09)"
     document = "Comprehensive Rules, rule 713 \u201cTaking Shortcuts\u201d, multiplayer 713.3"
     citation = "Comprehensive Rules effective 2009-09-04 (713.3); the same rule, renumbered, until 2024-06-06"
     effective = "2009-09-04"
-    in_force = ("2009-09-04", "2024-06-06")
+    in_force: ClassVar[tuple[str, str | None]] = ("2009-09-04", "2024-06-06")
     number = "713"
-    sources = (Source("2009-09-04_cr_713.3.txt"), Source("2009-07-11_cr_713.txt"))
-    amends = "cr-2009"
+    sources: ClassVar[tuple[Source, ...]] = (Source("2009-09-04_cr_713.3.txt"), Source("2009-07-11_cr_713.txt"))
+    amends: ClassVar[str | None] = "cr-2009"
     summary = "713.3 made multiplayer: the active player, or the first involved player, must stop a fragmented loop."
 
     def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
@@ -392,6 +394,6 @@ class Cr2024(Cr2009Sept):
     summary = "Taking Shortcuts as today: propose and shorten; a repeated game state makes the active player stop (729.3)."
 
 
-def _people(names) -> str:
+def _people(names: Iterable[str]) -> str:
     names = list(names)
     return f"{names[0]} takes" if len(names) == 1 else f"{', '.join(names)} take"

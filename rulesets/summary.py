@@ -7,6 +7,8 @@ numbers the players pick, and then stops where it would begin again.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
 from .scenario import UNBOUNDED, CutPoint
@@ -113,7 +115,7 @@ class Summary1998(Ruleset):
         for player in facts.turn_order:
             numbers[player] = ctx.number(player)
             ctx.say("G.21.3", f"{ctx.who(player)} picks a number: {describe_count(numbers[player])}.")
-        largest = UNBOUNDED if UNBOUNDED in numbers.values() else max(numbers.values())
+        largest = UNBOUNDED if UNBOUNDED in numbers.values() else max(n for n in numbers.values() if n is not UNBOUNDED)
         ctx.say("G.21.3", f"the loop repeats {times(largest)}, the larger of the numbers chosen; there is no draw.")
         breakers = self.intervening(ctx, facts.turn_order, need_means=True)
         end = CutPoint(largest, 0)
@@ -126,7 +128,7 @@ class Summary1998(Ruleset):
         ctx.say("G.21.4", f"the loop ends where it would begin again, {end.describe()}; cards remain where they would be at the end of the loop.")
         return Decision(Result.SHORTCUT, end, None)
 
-    def intervening(self, ctx: Settlement, players, *, need_means: bool) -> list[Stop]:
+    def intervening(self, ctx: Settlement, players: Iterable[str], *, need_means: bool) -> list[Stop]:
         """As the base class, but under G.21.3 a number without a way to act is still a number."""
         stops = []
         for p in players:
