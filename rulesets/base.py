@@ -523,7 +523,7 @@ class Ruleset:
         """The CR draw rule in force on this document's date (102.6, 102.4b, 104.4b), as cited."""
         date = self.draw_date()
         number = "104.4b" if date >= "2009-07-11" else "102.4b" if date >= "2005-08-01" else "102.6"
-        return f"{getattr(self, 'cite', '')}{number}"
+        return f"{self.cite}{number}"
 
     def draw_date(self) -> str:
         """The date whose Comprehensive Rules give the draw rule cited."""
@@ -854,6 +854,12 @@ class Ruleset:
             others = ", ".join(t.player for t in ties)
             ctx.note(self.tie_wording.format(first=first.player, others=others, reason=reason))
 
+    #: The draw rule a loop of only mandatory actions cites, as this text numbers it ("102.6",
+    #: "104.4b"); empty for a text with no draw.
+    draw_rule: ClassVar[str] = ""
+    #: How this text writes a citation of the Comprehensive Rules: "" in the CR itself, "CR " in
+    #: the Tournament Rules ("CR 729.6").
+    cite: ClassVar[str] = ""
     #: The number of the Comprehensive Rules loop rule this text applies ("713", "729"), or for the
     #: Tournament Rules the one it overrides; empty for a text that has none.
     number: ClassVar[str] = ""

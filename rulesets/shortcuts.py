@@ -53,8 +53,6 @@ class Cr2009(Ruleset):
     amends: ClassVar[str | None] = "cr-2008"
     summary = "Taking Shortcuts replaces 421: propose and shorten (713.2); a repeated state makes the active player stop (713.3, two-player wording)."
     draw_rule = "104.4b"
-    #: How citations of this document are written (the MTR cites the CR as "CR 729.x").
-    cite = ""
 
     rule_ids = _numbered("713", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "4", "5", "6")
     loop_rule = "713.1b"
