@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Union
 
 if TYPE_CHECKING:
     from .dynamics import Dynamics, Elimination, Event, Run
+    from .outcome import StateValue
 
 
 class Unbounded(enum.Enum):
@@ -49,6 +50,13 @@ _Unbounded = Unbounded  # the name used before 0.2, kept for plugins that import
 
 Count = Union[int, Unbounded]
 Value = Union[bool, int, Unbounded]
+
+
+def higher(a: Count, b: Count) -> bool:
+    """True when the number ``a`` is higher than ``b``; :data:`UNBOUNDED` is higher than any other."""
+    if a is UNBOUNDED:
+        return b is not UNBOUNDED
+    return b is not UNBOUNDED and a > b
 
 
 @dataclass(frozen=True)
@@ -561,6 +569,49 @@ class LoopFacts:
         """The cut point at a linear position."""
         n, k = divmod(position, self.size)
         return CutPoint(n, k)
+
+    # --- which comes first: every ruleset asks these, none compares positions itself ---------------
+
+    def before(self, a: CutPoint, b: CutPoint) -> bool:
+        """True when cut point ``a`` comes strictly before ``b``.  An unbounded point comes after
+        every finite one; of two unbounded points neither comes first."""
+        if a.unbounded:
+            return False
+        return b.unbounded or self.position(a) < self.position(b)
+
+    def at_or_before(self, a: CutPoint, b: CutPoint) -> bool:
+        """True when cut point ``a`` comes no later than ``b`` (not :meth:`before` the other way)."""
+        return not self.before(b, a)
+
+    def first_point(self, points: Iterable[CutPoint]) -> CutPoint | None:
+        """The earliest of ``points`` (the first given, at equal points), or None if there are none."""
+        first = None
+        for point in points:
+            if first is None or self.before(point, first):
+                first = point
+        return first
+
+    def same_iteration(self, a: CutPoint, b: CutPoint) -> bool:
+        """True when two finite cut points fall after the same number of complete iterations."""
+        return not a.unbounded and not b.unbounded and a.iterations == b.iterations
+
+    def next_point(self, start: CutPoint, steps: Iterable[int]) -> CutPoint | None:
+        """The first cut point at or after the finite ``start`` that falls at one of ``steps``
+        (indexes within an iteration), or None when ``steps`` is empty."""
+        wanted = set(steps)
+        at = self.position(start)
+        return next((self.point(at + offset) for offset in range(self.size) if (at + offset) % self.size in wanted), None)
+
+    def points_from(self, start: CutPoint, count: int) -> Iterator[CutPoint]:
+        """The ``count`` successive cut points from the finite ``start`` on, one step apart."""
+        at = self.position(start)
+        return (self.point(at + offset) for offset in range(count))
+
+    def steps_before(self, point: CutPoint) -> tuple[int, ...]:
+        """The indexes of the steps performed just before the finite ``point``, latest first,
+        back at most one whole iteration (none before the loop's start)."""
+        at = self.position(point)
+        return tuple((at - back) % self.size for back in range(1, min(self.size, at) + 1))
 
     def last_step_before(self, point: CutPoint) -> Step | None:
         """The step performed just before the cut, or None if none was performed."""
