@@ -21,6 +21,8 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Union
 
+from .bignum import Huge
+
 if TYPE_CHECKING:
     from .dynamics import Dynamics, Elimination, Event, Run
     from .outcome import StateValue
@@ -643,13 +645,13 @@ class LoopFacts:
         assert not isinstance(start, Mapping), f"{name} is a per-player value"
         return start
 
-    def value_at(self, name: str, point: CutPoint) -> Value:
+    def value_at(self, name: str, point: CutPoint) -> "StateValue":
         """The value of ``name`` at a cut point, in closed form."""
         if self.dynamics is not None:
             return self.dynamics.state_at(point)[name]
         return self._prefix[name][point.steps].apply(self._iterated(name, point.iterations))
 
-    def state_at(self, point: CutPoint) -> dict[str, Value]:
+    def state_at(self, point: CutPoint) -> "dict[str, StateValue]":
         """Every tracked value at a cut point."""
         if self.dynamics is not None:
             return self.dynamics.state_at(point)
@@ -822,7 +824,7 @@ class LoopFacts:
             )
         return run
 
-    def end_with_counts(self, counts: Mapping[str, Count]) -> tuple[dict[str, Count], dict[str, object]] | None:
+    def end_with_counts(self, counts: Mapping[str, Count]) -> "tuple[dict[str, Count], dict[str, StateValue]] | None":
         """Where ``ends_when`` first holds while independent sets run their own counts, if it does.
 
         Returns (counts performed by then, state then), or None.  Closed form, phase by phase:
@@ -871,7 +873,7 @@ class LoopFacts:
                     first = self.first_choice(p)
                     extra = 1 if first is not None and first < reached_step else 0
                     reached[p] = c if (c is not UNBOUNDED and c <= done) else done + n + extra
-                state: dict[str, object] = {}
+                state: dict[str, StateValue] = {}
                 for name in self.scenario.state:
                     m = _Affine()
                     for i in running[:k]:
@@ -884,9 +886,11 @@ class LoopFacts:
     def _phase_value(self, name: str, counts: Mapping[str, Count], upto: int) -> Value:
         """The value of ``name`` after the sets have run side by side for ``upto`` iterations."""
         capped = {p: (upto if c is UNBOUNDED or c > upto else c) for p, c in counts.items()}
-        return self.state_with_counts(capped)[name]
+        value = self.state_with_counts(capped)[name]
+        assert not isinstance(value, (Huge, Mapping)), "format 1's closed form has plain values only"
+        return value
 
-    def state_with_counts(self, counts: Mapping[str, Count]) -> dict[str, Value]:
+    def state_with_counts(self, counts: Mapping[str, Count]) -> "dict[str, StateValue]":
         """The state when each independent set has run its own number of times.
 
         The sets are taken to run side by side, each stopping after its own count: phase by
@@ -900,7 +904,7 @@ class LoopFacts:
             return dict(run.state)
         finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
         bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
-        result: dict[str, Value] = {}
+        result: dict[str, StateValue] = {}
         owners = self.set_of_step
         for name in self.scenario.state:
             value: Value = self._start(name)
