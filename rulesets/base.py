@@ -666,10 +666,11 @@ class Ruleset:
             and again.counts is None
             and facts.position(point) < leaver.position
         ):
-            later = facts.own_point(again.deviates, where.iterations)
+            n = where.iterations
+            assert n is not UNBOUNDED  # where is facts.point(position): finite
+            later = facts.own_point(again.deviates, n)
             if facts.position(later) < leaver.position:
-                # where is facts.point(position): finite, though CutPoint types its iterations as Count.
-                later = facts.own_point(again.deviates, where.iterations + 1)  # type: ignore[operator]
+                later = facts.own_point(again.deviates, n + 1)
             ctx.note(
                 f"The procedure among the players left gives {point.describe()}, which the loop has already passed when "
                 f"{leaver.player} leaves; reading taken: {again.deviates} stops at their first point after that, "

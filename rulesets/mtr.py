@@ -14,7 +14,7 @@ from typing import ClassVar, Iterable
 
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result, StoppedBy
-from .scenario import UNBOUNDED, Count
+from .scenario import UNBOUNDED, Count, CutPoint
 from .shortcuts import Cr2009Sept
 
 MTR = "MTR 4.4"
@@ -241,7 +241,10 @@ class Mtr2018(Cr2009Sept):
                 self.mtr(ctx, words, f"{stop.player} announces the same number, intending to intervene earlier in the next iteration: {stop.point.describe()}.")
             stops.append(stop)
         first, ties = earliest(stops, facts, [controller] + others)
-        self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
+        if self._forced(ctx, first):
+            self.mtr(ctx, words, f"the game advances to {first.point.describe()}, where {first.player} can no longer take their step (its requirement fails), and {first.player} receives priority.")
+        else:
+            self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
         self._partial(ctx, first)
         self._choice(ctx, first)
         self.note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
@@ -294,12 +297,29 @@ class Mtr2018(Cr2009Sept):
             where = "at the point they stop taking an action to sustain the loop"
         else:
             where = "where they stop sustaining the loop"
-        self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen ({first.player}'s) and {first.player} receives priority {where}: {first.point.describe()}.")
+        if self._forced(ctx, first):
+            self.mtr(ctx, words, f"the game advances to {first.point.describe()}, where {first.player} can no longer take their step (its requirement fails), and {first.player} receives priority there.")
+        else:
+            self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen ({first.player}'s) and {first.player} receives priority {where}: {first.point.describe()}.")
         self._partial(ctx, first)
         self._choice(ctx, first)
         self.note_ties(ctx, first, ties, "the first to choose it in turn order")
         self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player, per_player=tuple(per_player) if per_player else None)
+
+    @staticmethod
+    def _forced(ctx: Settlement, stop: Stop) -> bool:
+        """Whether ``stop`` is where its player's optional step can no longer be paid for, before
+        the number they chose (FORMAT item 8): nobody chose that point."""
+        facts = ctx.facts
+        forced = facts.forced_point(stop.player)
+        if forced is None or stop.point != forced:
+            return False
+        intent = ctx.scenario.intent(stop.player)
+        if intent.never or intent.after is None:
+            return True
+        meant = CutPoint(intent.after, intent.step if intent.step is not None else facts.first_choice(stop.player) or 0)
+        return facts.before(forced, meant)
 
     def _same_number(self, ctx: Settlement, first: Stop, stops: Iterable[Stop]) -> None:
         """The MTR compares numbers of iterations; say so when equal numbers stop at different points."""
