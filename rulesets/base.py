@@ -19,15 +19,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, Mapping, Sequence, Sized
 
 import dataclasses
 from fractions import Fraction
 
 from . import texts
 from .bignum import TooLarge
-from .outcome import Elimination, Outcome, Result, StoppedBy
-from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
+from .outcome import Elimination, Iterations, Outcome, Result, StateValue, StoppedBy
+from .scenario import UNBOUNDED, Count, CutPoint, Goal, Intent, LoopFacts, Scenario
+
+if TYPE_CHECKING:
+    from .dynamics import Elimination as DynElimination
+    from .dynamics import Event as DynEvent
 
 
 @dataclass(frozen=True)
@@ -44,7 +48,7 @@ class Decision:
     deviates: str | None = None
     counts: Mapping[str, Count] | None = None
     per_player: tuple[str, ...] | None = None
-    end_state: Mapping[str, object] | None = None
+    end_state: Mapping[str, StateValue] | None = None
     """The state where independent sets were cut off by the loop's end (else computed from counts)."""
     stopped_by: StoppedBy | None = None
     """Set when a rule forces the deviation (else derived: requirement, intent, or None)."""
@@ -52,6 +56,8 @@ class Decision:
     """The effect of the end (or the failed requirement) that ended the loop."""
     open_length: bool = False
     """The loop runs until a chance event: it has no fixed length (``iterations`` is null)."""
+    left: tuple[Elimination, ...] | None = None
+    """Players who left while independent sets ran their own counts up to an end (format 2)."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +94,10 @@ class Source:
 class Settlement:
     """The working record of one ruleset settling one scenario: transcript, rules, notes."""
 
-    def __init__(self, ruleset: "Ruleset", scenario: Scenario) -> None:
+    def __init__(self, ruleset: "Ruleset", scenario: Scenario, facts: LoopFacts | None = None) -> None:
         self.ruleset = ruleset
         self.scenario = scenario
-        self.facts: LoopFacts = scenario.facts
+        self.facts: LoopFacts = scenario.facts if facts is None else facts
         self.transcript: list[str] = []
         self.rules: list[str] = []
         self.quotes: list[str] = []
@@ -131,19 +137,23 @@ class Settlement:
         """What ends the loop by itself, in words (the end's effect, else its bound)."""
         stop = self.facts.stop_event
         if stop is not None:
-            if stop.kind == "draw":
-                return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
-            if stop.kind == "nosteps":
-                return f"{stop.effect}; no step of the loop is left"
-            text = stop.effect
-            if stop.times > 1:
-                text += f" (application {stop.application + 1} of {stop.times})"
-            return text
+            return self.stop_words(stop)
         ends = self.scenario.end_conditions
         if not ends:
             return "it reaches its bound"
         end = ends[0]
         return end.effect or f"{end.value} reaches its bound"
+
+    def stop_words(self, stop: "DynEvent") -> str:
+        """How the format 2 engine's run stopped, in words."""
+        if stop.kind == "draw":
+            return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
+        if stop.kind == "nosteps":
+            return f"{stop.effect}; no step of the loop is left"
+        text = stop.effect
+        if stop.times > 1:
+            text += f" (application {stop.application + 1} of {stop.times})"
+        return text
 
     def end_result(self) -> "Result":
         """The result of a loop that ends by itself: ``draw`` when every player left lost at the
@@ -165,15 +175,19 @@ class Settlement:
     def outcome(self, decision: Decision) -> Outcome:
         """Fill in the outcome's fields from the decision, in closed form."""
         facts = self.facts
-        iterations: object = None
+        iterations: Iterations = None
         steps = 0
         last_action = None
-        state = dict(self.scenario.state)
+        state: Mapping[str, StateValue] = dict(self.scenario.state)
         eliminated: tuple[Elimination, ...] = ()
         if decision.counts is not None:
             # Independent sets, each run its own number of times: no single cut, no last action.
             iterations = dict(decision.counts)
             state = dict(decision.end_state) if decision.end_state is not None else facts.state_with_counts(decision.counts)
+            if decision.left is not None:
+                eliminated = decision.left
+            elif facts.sets_by_engine:
+                eliminated = _left(facts, facts.sets_run(decision.counts).eliminations)
         elif decision.point is not None:
             point = decision.point
             steps = point.steps
@@ -222,25 +236,24 @@ class Settlement:
         """
         steps = self.scenario.steps
         at = next((i for i, s in enumerate(steps) if s.ends_loop), None)
-        if at is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
+        event = None if at is None else steps[at].ends_loop
+        if at is None or event is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
             return None, None
-        event = steps[at].ends_loop
         facts = self.facts
         cut = decision.point
         if decision.open_length:
             cut = facts.end or CutPoint(UNBOUNDED, 0)
         elif cut is None:
             # Played out (no shortcut): the players stop where they mean to, if the event doesn't come first.
-            points = [facts.deviation_point(p) for p in self.scenario.players]
-            finite = [p for p in points if p is not None]
-            cut = min(finite, key=facts.position) if finite else (facts.end or CutPoint(UNBOUNDED, 0))
+            points = (facts.deviation_point(p) for p in self.scenario.players)
+            cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED, 0)
         if not cut.unbounded and cut.iterations == 0 and cut.steps <= at:
             return None, None  # the event's step is never reached before the stop
         if event.chance is None:
             return event.when, None
         chance = 1 - (1 - event.chance) ** steps[at].times
         after_last = 1 if at == len(steps) - 1 else 0  # an event at the last step counts the iteration
-        if cut.unbounded:
+        if cut.iterations is UNBOUNDED:
             expected = (1 - chance) / chance + after_last
             return event.when, expected
         chances = cut.iterations + (1 if cut.steps > at else 0)
@@ -266,7 +279,7 @@ class Settlement:
     def number(self, player: str) -> Count:
         """The number a player names: their intent, or an unbounded one if they never deviate."""
         intent = self.scenario.intent(player)
-        return UNBOUNDED if intent.never else intent.after
+        return UNBOUNDED if intent.never or intent.after is None else intent.after
 
     def point(self, player: str) -> CutPoint:
         """Where a player stops the loop themselves: their deviation point (a partial one as
@@ -294,11 +307,16 @@ class Settlement:
         return listing(f"{p}'s choice \u201c{steps[self.facts.choice_points(p)[0]].does}\u201d" for p in players)
 
 
+def _left(facts: LoopFacts, eliminations: Iterable["DynElimination"]) -> tuple[Elimination, ...]:
+    """The engine's eliminations as outcome entries, counted as cut points are."""
+    return tuple(Elimination(e.player, *_counted(facts.point(e.position))) for e in eliminations)
+
+
 def _counted(point: CutPoint) -> tuple[Count, int]:
     return point.iterations, point.steps
 
 
-def _resolve_goals(scenario: Scenario):
+def _resolve_goals(scenario: Scenario) -> tuple[Scenario, list[tuple[str, Goal, int | None]]]:
     """Goals turned into counts in closed form (FORMAT item 13): the scenario with the counts,
     and (player, goal, count or None) for each goal, for the transcript."""
     goals = [(p, i.until) for p, i in scenario.intents.items() if i.until is not None and i.after is None]
@@ -306,7 +324,7 @@ def _resolve_goals(scenario: Scenario):
         return scenario, []
     facts = scenario.facts
     intents = dict(scenario.intents)
-    shown = []
+    shown: list[tuple[str, Goal, int | None]] = []
     for player, goal in goals:
         count = facts.dynamics.goal_iterations(goal) if facts.dynamics is not None else None
         intents[player] = Intent() if count is None else Intent(count)
@@ -325,7 +343,7 @@ def listing(items: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def be(items) -> str:
+def be(items: Sized) -> str:
     """The verb "to be" agreeing with ``items``: "is" for one, "are" for more."""
     return "is" if len(items) == 1 else "are"
 
@@ -344,7 +362,7 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
     earlier namer) comes first; at an equal point the player earlier in ``order`` wins.
     """
 
-    def key(stop: Stop):
+    def key(stop: Stop) -> tuple[int, int, int, int]:
         tie = order.index(stop.player) if stop.player in order else len(order)
         if stop.point.unbounded:
             return (1, stop.rank, stop.point.steps, tie)
@@ -357,7 +375,7 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
 
 
 @lru_cache(maxsize=None)
-def _quote(cls: type, key: str) -> str:
+def _quote(cls: type[Ruleset], key: str) -> str:
     """Rule texts never change while running: look each up once per ruleset class."""
     return cls._lookup(cls(), key)
 
@@ -436,25 +454,29 @@ class Ruleset:
         if decision is None and not resolution:
             decision = self.restrictions(ctx)
         if decision is None:
-            involved = self.involved(ctx)
-            before = ctx.mark()
-            if not involved:
-                decision = self.mandatory(ctx)
-            elif len(involved) == 1:
-                decision = self.one_controller(ctx, involved[0])
-            elif scenario.loop.independent:
-                decision = self.independent(ctx, involved)
-            else:
-                decision = self.dependent(ctx, involved)
-            decision = self.requirement_cap(ctx, decision)
-            decision = self.run_to_end(ctx, decision, before)
-            decision = self.departed(ctx, decision)
+            decision = self.departed(ctx, self._procedure(ctx))
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
 
+    def _procedure(self, ctx: "Settlement", gone: frozenset[str] = frozenset()) -> Decision:
+        """The era's loop procedure among the players involved, leaving out those in ``gone``
+        (players who have left the game, FORMAT item 6)."""
+        involved = tuple(p for p in self.involved(ctx) if p not in gone)
+        before = ctx.mark()
+        if not involved:
+            decision = self.mandatory(ctx)
+        elif len(involved) == 1:
+            decision = self.one_controller(ctx, involved[0])
+        elif ctx.scenario.loop.independent:
+            decision = self.independent(ctx, involved)
+        else:
+            decision = self.dependent(ctx, involved)
+        decision = self.requirement_cap(ctx, decision)
+        return self.run_to_end(ctx, decision, before)
+
     # --- format 2: goals, resolutions, events, requirements (the same in every era unless overridden) ---
 
-    def goal(self, ctx: "Settlement", player: str, goal, count: int | None) -> None:
+    def goal(self, ctx: "Settlement", player: str, goal: Goal, count: int | None) -> None:
         """Show how a player's goal became a number of iterations (FORMAT item 13)."""
         whose = f"{goal.player}'s " if goal.player else ""
         want = f"{whose}{goal.value} {'at most' if goal.at_most else 'at least'} {goal.bound:,}"
@@ -524,7 +546,7 @@ class Ruleset:
         """The CR draw rule in force on this document's date (102.6, 102.4b, 104.4b), as cited."""
         date = self.draw_date()
         number = "104.4b" if date >= "2009-07-11" else "102.4b" if date >= "2005-08-01" else "102.6"
-        return f"{getattr(self, 'cite', '')}{number}"
+        return f"{self.cite}{number}"
 
     def draw_date(self) -> str:
         """The date whose Comprehensive Rules give the draw rule cited."""
@@ -535,19 +557,24 @@ class Ruleset:
         """A loop nobody can stop that runs until a chance or hidden event (FORMAT item 10):
         in every era it ends, with no fixed length."""
         facts = ctx.facts
-        event = next((s for s in ctx.scenario.steps if s.ends_loop), None)
+        event = next((s.ends_loop for s in ctx.scenario.steps if s.ends_loop), None)
         if event is None or facts.optional_controllers or facts.unless_payers:
             return None
         if any(facts.deviation_point(p) is not None for p in ctx.scenario.players):
             return None
+        if ctx.scenario.loop.within == "resolution":
+            ctx.note(
+                "Inside one resolution no player receives priority and nobody has a choice, so no loop procedure "
+                "applies (docs/DOMAIN.md section 6): the repetition simply runs until the event."
+            )
         ctx.say(
             self.loop_rule,
-            f"nobody controls an action that keeps this loop going, and it ends when “{event.ends_loop.when}”: "
+            f"nobody controls an action that keeps this loop going, and it ends when “{event.when}”: "
             "it is run until that happens.",
             quote=self.loop_quote(),
         )
         ctx.note(
-            f"The loop has no fixed length: it runs until “{event.ends_loop.when}” (FORMAT, events). Reading "
+            f"The loop has no fixed length: it runs until “{event.when}” (FORMAT, events). Reading "
             "taken in every era: it ends by itself, after a number of iterations no one can name in advance."
         )
         return Decision(Result.ENDS, open_length=True)
@@ -569,13 +596,10 @@ class Ruleset:
             return decision
         left_by = {e.player: e for e in gone}
         involved = self.involved(ctx)
-        if any(p not in left_by for p in involved):
-            ctx.note(
-                f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
-                "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
-                "among those left; the cut shown is that procedure's."
-            )
-            return decision
+        if not involved or any(p not in left_by for p in involved):
+            # The one who was to stop the loop is gone, and it is not that everybody who maintained
+            # it has left (or nobody did: the stop was a breaker's or a payer's).
+            return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position)
         ctx.note(
@@ -595,6 +619,68 @@ class Ruleset:
         ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
         return decision
 
+    def _among_those_left(
+        self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str]
+    ) -> Decision:
+        """Apply the procedure again among the players left, when the player who was to deviate
+        has left the game first and other players involved remain (docs/READINGS.md).
+
+        The players who left are out of the procedure: they are not involved and their numbers
+        no longer count.  A cut the new procedure puts before the point where the player left
+        has already been passed; its player stops at their first point from there.
+        """
+        facts = ctx.facts
+        where = facts.point(leaver.position)
+        left = ", ".join(p for p in facts.turn_order if p in gone)
+        ctx.say(
+            self.loop_rule,
+            f"{leaver.player} leaves the game {where.describe()}, before the point where they were to deviate "
+            f"({decision.point.describe() if decision.point else 'later'}); the loop goes on among the players left, "
+            "and its procedure is applied again among them.",
+            quote=self.loop_quote(),
+        )
+        ctx.note(
+            f"{leaver.player} leaves the game before the point where they were to deviate, while other players involved "
+            f"remain. No text says what happens to a procedure's result when a player it relied on leaves; reading taken "
+            f"(docs/READINGS.md): the procedure is applied again among the players still in the game, without {left}, "
+            "whose numbers no longer count (CR 800.4a: a player who leaves the game is no longer part of it)."
+        )
+        facts_left = facts.among(gone)
+        rest = Settlement(self, facts_left.scenario, facts_left)
+        again = self._procedure(rest, gone)
+        ctx.transcript.extend(rest.transcript)
+        for rule in rest.rules:
+            if rule not in ctx.rules:
+                ctx.rules.append(rule)
+        for key in rest.quotes:
+            if key not in ctx.quotes:
+                ctx.quotes.append(key)
+        for text in rest.notes:
+            ctx.note(text)
+        ctx.judge = ctx.judge or rest.judge
+        point = again.point
+        if (
+            again.deviates is not None
+            and point is not None
+            and not point.unbounded
+            and again.counts is None
+            and facts.position(point) < leaver.position
+        ):
+            n = where.iterations
+            assert n is not UNBOUNDED  # where is facts.point(position): finite
+            later = facts.own_point(again.deviates, n)
+            if facts.position(later) < leaver.position:
+                later = facts.own_point(again.deviates, n + 1)
+            ctx.note(
+                f"The procedure among the players left gives {point.describe()}, which the loop has already passed when "
+                f"{leaver.player} leaves; reading taken: {again.deviates} stops at their first point after that, "
+                f"{later.describe()}."
+            )
+            again = dataclasses.replace(again, point=later)
+        if again.deviates in gone:
+            return again
+        return self.departed(ctx, again)
+
     def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:
         """A player can't go on past the point where their optional step's requirement fails."""
         facts = ctx.facts
@@ -607,7 +693,7 @@ class Ruleset:
             f"{stop.player} can't perform “{stop.effect}” {forced.describe()}{application}: the requirement fails, so "
             f"{stop.player} stops sustaining the loop there."
         )
-        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
+        if facts.at_or_before(decision.point, forced):
             if decision.point == forced and decision.deviates == stop.player:
                 # The procedure's cut is the failed requirement itself: say why (FORMAT items 4 and 8).
                 ctx.say(self.loop_rule, because, quote=self.loop_quote())
@@ -684,15 +770,14 @@ class Ruleset:
         transcript; a note says who would have stopped the loop, and when.
         """
         end = ctx.facts.end
-        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.loop.ends_when):
+        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.end_conditions):
             return self._sets_run_to_end(ctx, decision, before, end)
         if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
             if end is not None and decision.result is Result.UNSPECIFIED:
                 ctx.note(f"Left alone, the loop would end by itself {end.describe()}.")
             return decision
-        if decision.point is not None and not decision.point.unbounded:
-            if ctx.facts.position(end) > ctx.facts.position(decision.point):
-                return decision
+        if decision.point is not None and ctx.facts.before(decision.point, end):
+            return decision
         ctx.rollback(before)
         self.ends(ctx, end)
         if decision.deviates and decision.point is not None:
@@ -721,17 +806,23 @@ class Ruleset:
           is reported with the number of times it was performed by then.
         """
         facts = ctx.facts
+        if decision.counts is None:  # the caller settles only decisions with counts here
+            return decision
         first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
-        if end is not None and (first is UNBOUNDED or facts.position(end) <= first * facts.size):
+        if end is not None and facts.at_or_before(end, CutPoint(first, 0)):
             # Every set is still running when the bound first holds: the whole loop's end.
             ctx.rollback(before)
             self.ends(ctx, end)
             return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
         hit = facts.end_with_counts(decision.counts)
         if hit is None:
+            if facts.sets_by_engine:
+                self._sets_leaving(ctx, _left(facts, facts.sets_run(decision.counts).eliminations))
             return decision
         reached, state = hit
         ctx.rollback(before)
+        if facts.sets_by_engine:
+            return self._sets_end_by_engine(ctx, decision, reached, state, end)
         what = ctx.end_words()
         ctx.say(
             self.ends_rule or self.loop_rule,
@@ -746,6 +837,42 @@ class Ruleset:
             )
         self._ends_note(ctx)
         return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
+
+    def _sets_end_by_engine(
+        self, ctx: Settlement, decision: Decision, reached: Mapping[str, Count], state: Mapping[str, StateValue], end: CutPoint | None
+    ) -> Decision:
+        """Format 2: independent sets that run their own counts, and the loop stops by itself on the
+        way (the engine's run of the sets, :meth:`LoopFacts.sets_run`)."""
+        facts = ctx.facts
+        run = facts.sets_run(decision.counts or {})
+        stop = run.stop
+        assert stop is not None
+        what = ctx.stop_words(stop)
+        ctx.say(
+            self.ends_rule or self.loop_rule,
+            f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).",
+            quote=self.ends_rule or self.loop_quote(),
+        )
+        ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
+        left = _left(facts, run.eliminations)
+        self._sets_leaving(ctx, left)
+        if end is None:
+            ctx.note(
+                "With every set running the loop would never end; it ends because a set that had run its own "
+                "number of times stopped."
+            )
+        self._ends_note(ctx)
+        result = Result.DRAW if stop.kind == "draw" else Result.ENDS
+        return Decision(result, counts=reached, end_state=state, ended_by=stop.effect or None, left=left)
+
+    def _sets_leaving(self, ctx: Settlement, left: Iterable[Elimination]) -> None:
+        """Notes for players who lose while independent sets run their own counts (CR 800.4a)."""
+        for e in left:
+            ctx.note(
+                f"{e.player} loses the game while the sets run, {CutPoint(e.iterations, e.steps).describe()}, and "
+                "leaves it: their steps drop out and targets skip them (CR 800.4a, \u201cMultiplayer Rules\u201d, "
+                "cited by title)."
+            )
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:
         """Record the loop ending by itself (each ruleset says which of its rules admits that)."""
@@ -799,7 +926,8 @@ class Ruleset:
 
     def quote(self, key: str) -> str:
         """The text of a cited rule, from this ruleset's sources (or the draw rules it cites)."""
-        return _quote(type(self), key)
+        # A class is hashable; mypy does not see type[...] as Hashable (python/mypy#11470).
+        return _quote(type(self), key)  # type: ignore[arg-type]
 
     def _lookup(self, key: str) -> str:
         for source in self.sources:
@@ -841,9 +969,42 @@ class Ruleset:
             stops.append(Stop(p, point))
         return stops
 
+    #: How this text's notes word a tie, where players would act at the same point and the text
+    #: does not say who goes first: ``{first}`` is the player taken to act, ``{others}`` the
+    #: rest, ``{reason}`` why (given by each procedure, :meth:`note_ties`).
+    tie_wording: ClassVar[str] = "{first} and {others} would act at the same point. Reading taken: {first} acts, {reason}."
+
+    def note_ties(self, ctx: Settlement, first: Stop, ties: Sequence[Stop], reason: str) -> None:
+        """Note the reading taken when ``ties`` would act at the same point as ``first``: ``first``
+        acts, because of ``reason`` (in this text's :attr:`tie_wording`)."""
+        if ties:
+            others = ", ".join(t.player for t in ties)
+            ctx.note(self.tie_wording.format(first=first.player, others=others, reason=reason))
+
+    #: The draw rule a loop of only mandatory actions cites, as this text numbers it ("102.6",
+    #: "104.4b"); empty for a text with no draw.
+    draw_rule: ClassVar[str] = ""
+    #: How this text writes a citation of the Comprehensive Rules: "" in the CR itself, "CR " in
+    #: the Tournament Rules ("CR 729.6").
+    cite: ClassVar[str] = ""
+    #: The number of the Comprehensive Rules loop rule this text applies ("713", "729"), or for the
+    #: Tournament Rules the one it overrides; empty for a text that has none.
+    number: ClassVar[str] = ""
+    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
+    renumbering: ClassVar[str] = ""
+    #: What the rule applied is called today, said when :attr:`number` is not the loop rule's
+    #: number in the newest Comprehensive Rules: ``{number}`` is :attr:`number`, ``{today}`` that
+    #: newest number (:func:`.history.number_today`).  Empty: nothing to say.
+    today_words: ClassVar[str] = ""
+
     def today(self) -> str:
-        """What the rule applied is called today, when that differs (empty by default)."""
-        return ""
+        """What the rule applied is called today, when that differs: :attr:`renumbering`, then
+        :attr:`today_words` (empty by default)."""
+        from .history import number_today  # history reads rulesets: imported when asked
+
+        now = number_today()
+        later = self.today_words.format(number=self.number, today=now) if now != self.number else ""
+        return " ".join(part for part in (self.renumbering, later) if part)
 
     def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> "Ruleset":
         """This ruleset as a later release of its document numbers it: ``number`` from ``since``.
