@@ -218,3 +218,20 @@ def test_to_document_leaves_format_1_out_and_writes_format_2():
     assert to_document(parse(PLAIN).scenario)["format"] == 2
     format_1 = PLAIN.replace("format = 2\n", "")
     assert "format" not in to_document(parse(format_1).scenario)
+
+
+def test_to_document_keeps_hidden_breakers_and_hidden_events():
+    from loopcompare.comparator.loader import to_document
+
+    text = PLAIN + 'ends_loop = { when = "Bob reveals the card", hidden = true }\n'
+    text += '\n[[breaker]]\nby = "Bob"\ndoes = "casts a hidden answer"\nhidden = true\n'
+    text += '\n[[breaker]]\nby = "Bob"\ndoes = "casts an open answer"\n'
+    doc = to_document(parse(text).scenario)
+    assert doc["step"][0]["ends_loop"] == {"when": "Bob reveals the card", "hidden": True}
+    assert doc["breaker"] == [{"by": "Bob", "does": "casts a hidden answer", "hidden": True},
+                              {"by": "Bob", "does": "casts an open answer"}]
+
+
+def test_a_player_that_is_not_a_name_is_named_by_its_item_number():
+    message = refused(PLAIN.replace('players = ["Alice", "Bob"]', 'players = ["Alice", 7]'))
+    assert "'players' item 2" in message and "'players' item 1" not in message
