@@ -8,7 +8,8 @@ before them; the Tournament Rules), in date order:
   "renumbered only" when that is all; a rule that replaces another (421 by 713) is new whole;
 * **in practice**: the classes of loops whose outcome differs between the two eras, from *one*
   run of the divergence atlas over every era (:func:`comparator.atlas.restrict` projects it onto
-  each pair), each with its smallest example settled under both and its share of the space;
+  each pair), each with its smallest example settled under both and its share of the space, and
+  that example drawn (:func:`loop_figure`: the loop with the cut point of each of the two eras);
 * **the silences**: the notes (readings of a silent or ambiguous text) that the later era gives
   and the earlier never does (created), and the other way round (closed), over the same loops.
 
@@ -25,7 +26,7 @@ import difflib
 import re
 from dataclasses import dataclass
 from importlib import resources
-from typing import Callable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from loopcompare.rulesets import Ruleset
 from loopcompare.rulesets import history as rule_history
@@ -49,13 +50,17 @@ RULE_NUMBER = "\u27e8rule\u27e9"
 # --- the texts --------------------------------------------------------------------------------
 
 
+Rule = tuple[str, str]
+"""A rule (or MTR paragraph) of a text: (id, words)."""
+
+
 @dataclass(frozen=True)
 class Text:
     """One version of a line's loop rule: its rules by id, and where it comes from."""
 
     label: str
     number: str
-    rules: tuple[tuple[str, str], ...]
+    rules: tuple[Rule, ...]
 
 
 @dataclass(frozen=True)
@@ -100,7 +105,7 @@ def own_text(ruleset: Ruleset) -> Text:
     return Text(label, number or _number(merged), tuple(merged.items()))
 
 
-def _number(rules) -> str:
+def _number(rules: Iterable[str]) -> str:
     head = next(iter(rules), "").partition(".")[0]
     return head if head.isdigit() else ""
 
@@ -182,10 +187,12 @@ def text_change(before: Text | None, after: Text | None) -> TextChange:
     renumbered: list[tuple[str, str]] = []
     unchanged: list[str] = []
     for old, new in pairs:
-        if old is None:
-            changes.append(RuleChange("added", None, new[0], (("+", new[1]),)))
-        elif new is None:
-            changes.append(RuleChange("removed", old[0], None, (("-", old[1]),)))
+        if old is None or new is None:
+            # (_align leaves one side empty, never both)
+            if new is not None:
+                changes.append(RuleChange("added", None, new[0], (("+", new[1]),)))
+            elif old is not None:
+                changes.append(RuleChange("removed", old[0], None, (("-", old[1]),)))
         elif _masked(old[1], before.number) != _masked(new[1], after.number):
             changes.append(RuleChange("changed", old[0], new[0], word_runs(old[1], new[1])))
         elif old[0] != new[0] and not old[0].startswith("MTR"):
@@ -208,12 +215,12 @@ def text_change(before: Text | None, after: Text | None) -> TextChange:
     return TextChange(verdict, sentence + ("." if verdict == "changed" else ""), before.label, after.label, tuple(changes), tuple(renumbered), tuple(unchanged))
 
 
-def _align(before: Text, after: Text):
+def _align(before: Text, after: Text) -> list[tuple[Rule | None, Rule | None]]:
     """Pairs (old, new) of rules, None where one side has none: numbered rules by their place in
     the rule, MTR paragraphs (unnumbered) by their text, in the new text's order."""
     if all(_family(k)[0] == "MTR" for k, _ in after.rules):
         a, b = list(before.rules), list(after.rules)
-        out = []
+        out: list[tuple[Rule | None, Rule | None]] = []
         matcher = difflib.SequenceMatcher(None, [t for _, t in a], [t for _, t in b], autojunk=False)
         for op, i1, i2, j1, j2 in matcher.get_opcodes():
             common = min(i2 - i1, j2 - j1) if op == "replace" else (i2 - i1 if op == "equal" else 0)
@@ -223,12 +230,12 @@ def _align(before: Text, after: Text):
         return out
     old = {_family(k): (k, t) for k, t in before.rules}
     new_places = {_family(k) for k, _ in after.rules}
-    out = [(old.get(_family(k)), (k, t)) for k, t in after.rules]
-    out += [(rule, None) for place, rule in old.items() if place not in new_places]
-    return out
+    pairs: list[tuple[Rule | None, Rule | None]] = [(old.get(_family(k)), (k, t)) for k, t in after.rules]
+    pairs += [(rule, None) for place, rule in old.items() if place not in new_places]
+    return pairs
 
 
-def _span(rules) -> str:
+def _span(rules: Sequence[Rule]) -> str:
     ids = [k for k, _ in rules]
     return ids[0] if len(ids) == 1 else f"{ids[0]}\u2013{ids[-1]}"
 
@@ -247,7 +254,7 @@ def shown_runs(change: RuleChange) -> tuple[tuple[str, str], ...]:
     their first and last :data:`CONTEXT` words around "…"; added or removed text whole."""
     if change.status != "changed":
         return change.words
-    out = []
+    out: list[tuple[str, str]] = []
     last = len(change.words) - 1
     for i, (op, text) in enumerate(change.words):
         words = text.split(" ")
@@ -297,7 +304,8 @@ def _era_free(text: str, ruleset: Ruleset) -> str:
 
 def readings(comparisons: Sequence[Comparison], ruleset: Ruleset) -> dict[str, Reading]:
     """Every distinct note ``ruleset`` gives over ``comparisons``, keyed by its era-free form."""
-    found: dict[str, list] = {}
+    texts: dict[str, str] = {}
+    loops: dict[str, int] = {}
     for comparison in comparisons:
         outcome = comparison.outcomes.get(ruleset.key)
         if outcome is None:
@@ -305,19 +313,19 @@ def readings(comparisons: Sequence[Comparison], ruleset: Ruleset) -> dict[str, R
         sc = comparison.scenario.scenario
         actions = [s.does for s in sc.steps] + [s.alternative for s in sc.steps if getattr(s, "alternative", "")]
         actions += [s.unless.does for s in sc.steps if s.unless] + [b.does for b in sc.breakers]
-        seen_here = set()
+        seen_here: set[str] = set()
         for note in outcome.notes:
             text = _normalised(note, sc.players, actions)
             key = _era_free(text, ruleset)
             if key in seen_here:
                 continue
             seen_here.add(key)
-            entry = found.setdefault(key, [text, 0])
-            entry[1] += 1
-    return {key: Reading(text, n) for key, (text, n) in found.items()}
+            texts.setdefault(key, text)  # (the first loop's wording stands for the reading)
+            loops[key] = loops.get(key, 0) + 1
+    return {key: Reading(text, loops[key]) for key, text in texts.items()}
 
 
-def _sorted(found: dict[str, Reading], keys) -> tuple[Reading, ...]:
+def _sorted(found: Mapping[str, Reading], keys: Iterable[str]) -> tuple[Reading, ...]:
     return tuple(sorted((found[k] for k in keys), key=lambda r: (r.text, r.loops)))
 
 
@@ -334,7 +342,7 @@ class ChangedClass:
     sides: tuple[tuple[str, tuple[str, ...]], ...]
     example: Comparison
     """The smallest example, settled under the two eras (earlier first)."""
-    doc: dict
+    doc: dict[str, Any]
     """The example as a scenario document (``atlas.to_toml`` writes it as a file)."""
 
 
@@ -359,6 +367,13 @@ class Entry:
     created: tuple[Reading, ...]
     closed: tuple[Reading, ...]
 
+    @property
+    def earlier(self) -> Ruleset:
+        """The era this entry follows (:attr:`before`): every entry but a line's origin has one."""
+        if self.before is None:
+            raise ValueError(f"{self.heading}: a line's first text follows no earlier era")
+        return self.before
+
 
 @dataclass(frozen=True)
 class LineHistory:
@@ -380,12 +395,12 @@ class History:
     """The built-in scenarios among them."""
 
 
-def build_atlas(rulesets: Sequence[Ruleset], **options) -> atlases.Atlas:
+def build_atlas(rulesets: Sequence[Ruleset], **options: Any) -> atlases.Atlas:
     """The one atlas run a history needs: every era of every line, compared on :data:`FIELDS`."""
     return atlases.build(eras(rulesets), fields=FIELDS, **options)
 
 
-def eras(rulesets) -> list[Ruleset]:
+def eras(rulesets: Sequence[Ruleset]) -> list[Ruleset]:
     """Every ruleset that belongs to a line of descent, line by line, oldest first."""
     return [r for line in rule_history.lines(rulesets) for r in line]
 
@@ -406,7 +421,11 @@ def build(rulesets: Sequence[Ruleset], atlas: atlases.Atlas, scenarios: Sequence
     return History(tuple(lines), atlas, len(noted), tuple(sf.id for sf in scenarios))
 
 
-def _entries(line: list[Ruleset], rulesets, atlas: atlases.Atlas, found) -> list[Entry]:
+Found = Mapping[str, Mapping[str, Reading]]
+"""Every era's readings (see :func:`readings`), by ruleset key."""
+
+
+def _entries(line: list[Ruleset], rulesets: Sequence[Ruleset], atlas: atlases.Atlas, found: Found) -> list[Entry]:
     renumberings = _renumberings(line, rulesets)
     out: list[Entry] = []
     current: Text | None = None
@@ -426,7 +445,7 @@ def _entries(line: list[Ruleset], rulesets, atlas: atlases.Atlas, found) -> list
     return out
 
 
-def _amendment(before: Ruleset | None, after: Ruleset, before_text: Text | None, text: Text, atlas, found) -> Entry:
+def _amendment(before: Ruleset | None, after: Ruleset, before_text: Text | None, text: Text, atlas: atlases.Atlas, found: Found) -> Entry:
     date = after.in_force[0]
     when = rule_history.start_in_words(after)
     ids = after.rule_ids
@@ -453,12 +472,16 @@ def _in(atlas: atlases.Atlas, ruleset: Ruleset) -> Ruleset:
     return next(r for r in atlas.rulesets if r.key == ruleset.key)
 
 
-def _renumberings(line: list[Ruleset], rulesets) -> dict[str, list]:
+Renumbering = tuple[str, str, str, "tuple[str, str, str] | None"]
+"""(date, old number, new number, the shipped text of the new number as (date, number, file) or None)."""
+
+
+def _renumberings(line: list[Ruleset], rulesets: Sequence[Ruleset]) -> dict[str, list[Renumbering]]:
     """Each dated number of the shortcut rule that is not a new text: (date, old number, new
     number, shipped text or None), under the ruleset in force that day."""
     numbers = list(rule_history.SHORTCUT_RULE_NUMBERS)
     shipped = shipped_texts(rulesets)
-    out: dict[str, list] = {}
+    out: dict[str, list[Renumbering]] = {}
     # Only a line whose own texts are the shortcut rule is renumbered with it (not the MTR).
     line = [r for r in line if own_text(r).number in rule_history.SHORTCUT_RULE_SEQUENCE]
     for (_, old), (date, new) in zip(numbers, numbers[1:]):
@@ -521,12 +544,32 @@ def in_force_words(ruleset: Ruleset) -> str:
 
 # --- markdown ------------------------------------------------------------------------------------
 
-Figure = Callable[[ScenarioFile], "tuple[str, str] | None"]
-"""Item 5 of the history issue (loop diagrams) plugs in here: given an example's scenario, the
-figure as (markdown, HTML), or None.  No figure is drawn until a diagram renderer is passed."""
+Figure = Callable[[Comparison, str], "tuple[str, str] | None"]
+"""A drawing of a class's smallest example: given the example settled under the section's two
+eras (earlier first) and an id prefix unique on the page, the figure as (markdown, HTML), or None."""
 
 
-def _md_runs(runs) -> str:
+def loop_figure(example: Comparison, id_prefix: str) -> tuple[str, str]:
+    """The loop diagram of a smallest example (:mod:`.diagram`): its one cycle with the cut point
+    of *each* of the two eras marked on it, so the reader sees where each stops the same loop; a
+    Mermaid block for markdown (as ``compare --mermaid`` draws it) and inline SVG for HTML.
+
+    The example is the comparison the table row shows (settled under the two eras only), so the
+    marks name exactly the section's eras; an era that gives the loop no cut point (a draw) is
+    listed under the drawing instead."""
+    from .diagram import build as build_diagram
+    from .diagram import mermaid, svg
+
+    drawn = build_diagram(example)
+    return "```mermaid\n" + mermaid(drawn) + "\n```", svg(drawn, id_prefix)
+
+
+def figure_id(e: Entry, c: ChangedClass) -> str:
+    """The id prefix of a class's figure: unique on the page (one section per era, one class number in it)."""
+    return f"{e.anchor}-class-{c.number}"
+
+
+def _md_runs(runs: Iterable[tuple[str, str]]) -> str:
     from .render import md
 
     out = []
@@ -538,8 +581,9 @@ def _md_runs(runs) -> str:
     return " ".join(out)
 
 
-def markdown(history: History, figure: Figure | None = None) -> str:
-    """The history as GitHub-flavoured markdown."""
+def markdown(history: History, figure: Figure | None = loop_figure) -> str:
+    """The history as GitHub-flavoured markdown, each smallest example drawn by ``figure``
+    (a Mermaid block by default; None draws nothing)."""
     from .render import Raw, _finish, md, md_table
 
     out = ["# The history of the loop rules, amendment by amendment\n"]
@@ -574,17 +618,26 @@ def markdown(history: History, figure: Figure | None = None) -> str:
                     rows = []
                     for c in e.classes:
                         example = f"{c.example.scenario.scenario.title}; intents: {intents(c.example)}"
-                        rows.append([str(c.number), c.sentence, f"{c.count:,}", share(c.count, history.atlas.total), example, settled(c.example, e.before), settled(c.example, e.after)])
-                    headers = ["Class", "What changes", "Loops", "Share", "Smallest example", e.before.name, e.after.name]
+                        rows.append([str(c.number), c.sentence, f"{c.count:,}", share(c.count, history.atlas.total), example, settled(c.example, e.earlier), settled(c.example, e.after)])
+                    headers = ["Class", "What changes", "Loops", "Share", "Smallest example", e.earlier.name, e.after.name]
                     out.append(md_table(headers, rows) + "\n")
                     if figure:
                         for c in e.classes:
-                            drawn = figure(c.example.scenario)
+                            drawn = figure(c.example, figure_id(e, c))
                             if drawn:
-                                out.append(f"Class {c.number}, the loop:\n\n{Raw(drawn[0])}\n")
+                                out.append(f"{md(_figure_caption(e, c))}\n\n{Raw(drawn[0])}\n")
             out.append("#### Silences: the readings it created and closed\n" if e.kind == "amendment" else "#### Silences: the readings taken for this text\n")
             out += _md_readings(e)
     return _finish("\n".join(out))
+
+
+def _figure_caption(e: Entry, c: ChangedClass) -> str:
+    """What a class's figure shows, in words (the same under the markdown and the HTML drawing)."""
+    return (
+        f"Class {c.number}, its smallest example: one iteration drawn as a cycle, each mark naming the era that cuts "
+        f"the loop there, {e.earlier.name} or {e.after.name} (complete iterations + steps into the next, with who "
+        f"deviates); an era that gives no cut point is listed apart."
+    )
 
 
 def _md_readings(e: Entry) -> list[str]:
@@ -595,8 +648,8 @@ def _md_readings(e: Entry) -> list[str]:
         groups = [(f"Notes {e.after.name} gives over the loops searched:", e.created)]
     else:
         groups = [
-            (f"Created (notes {e.after.name} gives and {e.before.name} never gives):", e.created),
-            (f"Closed (notes {e.before.name} gives and {e.after.name} never gives):", e.closed),
+            (f"Created (notes {e.after.name} gives and {e.earlier.name} never gives):", e.created),
+            (f"Closed (notes {e.earlier.name} gives and {e.after.name} never gives):", e.closed),
         ]
     for title, found in groups:
         out.append(f"{md(title)}\n")
@@ -610,8 +663,8 @@ def _md_readings(e: Entry) -> list[str]:
 def _rule_label(change: RuleChange) -> tuple[str, str]:
     """A changed rule's id as numbered after the change, and what happened to it in words."""
     if change.status == "changed":
-        return change.after, "(changed)" if change.before == change.after else f"(changed; was {change.before})"
-    return change.after or change.before, f"({change.status})"
+        return change.after or "", "(changed)" if change.before == change.after else f"(changed; was {change.before})"
+    return change.after or change.before or "", f"({change.status})"
 
 
 def _facts(e: Entry) -> str:
@@ -632,7 +685,7 @@ def _same_rules(e: Entry) -> str:
 def _practice(history: History, e: Entry) -> str:
     total = history.atlas.total
     if not e.classes:
-        return f"No outcome changed: {e.before.name} and {e.after.name} settle every one of {searched(history)}, alike."
+        return f"No outcome changed: {e.earlier.name} and {e.after.name} settle every one of {searched(history)}, alike."
     return (
         f"The outcome differs in {e.changed:,} of the {total:,} loops searched ({share(e.changed, total)}), in "
         f"{_count(len(e.classes), 'class')}, largest first. Each row: the class, its size and share of the space, "
@@ -661,8 +714,9 @@ def _method(history: History) -> str:
 # --- HTML and JSON -------------------------------------------------------------------------------
 
 
-def html(history: History, figure: Figure | None = None) -> str:
-    """The history as one self-contained HTML page."""
+def html(history: History, figure: Figure | None = loop_figure) -> str:
+    """The history as one self-contained HTML page, each smallest example drawn by ``figure``
+    (inline SVG by default; None draws nothing)."""
     from .render import _page
 
     figures = {}
@@ -670,7 +724,7 @@ def html(history: History, figure: Figure | None = None) -> str:
         for line in history.lines:
             for e in line.entries:
                 for c in e.classes:
-                    drawn = figure(c.example.scenario)
+                    drawn = figure(c.example, figure_id(e, c))
                     if drawn:
                         figures[(e.anchor, c.number)] = drawn[1]
     return _page(
@@ -687,17 +741,18 @@ def html(history: History, figure: Figure | None = None) -> str:
         intents=intents,
         share=lambda n: share(n, history.atlas.total),
         figures=figures,
+        figure_caption=_figure_caption,
     )
 
 
 def to_json(history: History) -> str:
     """The history as JSON (``loopcompare/history/1``)."""
     total = history.atlas.total
-    lines = []
+    lines: list[dict[str, Any]] = []
     for line in history.lines:
-        entries = []
+        entries: list[dict[str, Any]] = []
         for e in line.entries:
-            entry = {
+            entry: dict[str, Any] = {
                 "kind": e.kind,
                 "date": e.date,
                 "heading": e.heading,
@@ -731,15 +786,16 @@ def to_json(history: History) -> str:
                     ],
                 }
             if e.kind != "renumbering":
-                entry["readings"] = {
+                readings_here: dict[str, Any] = {
                     "created" if e.kind == "amendment" else "taken": [{"note": r.text, "loops": r.loops} for r in e.created],
                 }
+                entry["readings"] = readings_here
                 if e.kind == "amendment":
-                    entry["readings"]["closed"] = [{"note": r.text, "loops": r.loops} for r in e.closed]
+                    readings_here["closed"] = [{"note": r.text, "loops": r.loops} for r in e.closed]
             entries.append(entry)
         lines.append({"name": line.name, "entries": entries})
     atlas = history.atlas
-    doc = {
+    doc: dict[str, Any] = {
         "format": "loopcompare/history/1",
         "method": _method(history),
         "searched": {
@@ -757,8 +813,12 @@ def to_json(history: History) -> str:
     return _json(doc)  # (every JSON document passes there: control characters as \u escapes)
 
 
-def render(history: History, fmt: str, figure: Figure | None = None) -> str:
-    """The history in one format: ``md``, ``html`` or ``json``."""
+def render(history: History, fmt: str, figure: Figure | None = loop_figure) -> str:
+    """The history in one format: ``md``, ``html`` or ``json``.
+
+    ``figure`` draws each class's smallest example (:func:`loop_figure` by default: the loop with
+    both eras' cut points; None draws nothing).  The JSON carries no drawing: each example's
+    outcomes there already give every era's cut point (iterations, steps, who deviates)."""
     if fmt == "json":
         return to_json(history)
     return markdown(history, figure) if fmt == "md" else html(history, figure)

@@ -437,7 +437,7 @@ def _settle_range(args: _Task) -> _Part:
         parsed = parse_document(shape, "atlas.toml", "atlas")
         for table in _intent_tables(shape):
             intents = {p: Intent(v) for p, v in table.items()}
-            sf = dataclasses.replace(parsed, scenario=dataclasses.replace(parsed.scenario, intents=intents))
+            sf = dataclasses.replace(parsed, scenario=parsed.scenario.with_intents(intents))
             sig = signature(compare(sf, rulesets), fields)
             tally[0] += 1
             tally[1] += agrees(sig)

@@ -510,7 +510,8 @@ def mermaid(diagram: Diagram) -> str:
     Labels are quoted, with every character but letters, digits and plain punctuation written
     as Mermaid's entity codes (``#quot;``, ``#9829;``): quotes can't end a label, and the ``*``
     and backticks GitHub would read as markdown inside a node stay literal.  Each cut is a flag
-    node pointing at the step before which it falls.
+    node pointing at the step before which it falls; each ruleset with no cut point, a box of
+    its own.
     """
     out = ["flowchart TD"]
     for s in diagram.steps:
@@ -533,4 +534,7 @@ def mermaid(diagram: Diagram) -> str:
     for i, cut in enumerate(diagram.cuts, 1):
         out.append(f"  c{i}>{_mermaid_label([cut.label])}]")
         out.append(f"  c{i} -.-> s{cut.steps + 1}")
+    # Rulesets with no cut point stand apart, as the SVG lists them under the cycle.
+    for i, (name, result) in enumerate(diagram.uncut, 1):
+        out.append(f"  n{i}[{_mermaid_label([f'{name}: {result}, no cut point'])}]")
     return "\n".join(out)

@@ -299,6 +299,12 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
             continue  # a format 2 field every ruleset leaves neutral says nothing here
         label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
         cells = tuple(show(v) for v in values)
+        if name.startswith("state."):
+            # No cut (a draw, a loop of unknown length, an unsettled one): the values are the starting ones.
+            cells = tuple(
+                f"{cell} (start)" if comparison.outcomes[r.key].iterations is None else cell
+                for cell, r in zip(cells, comparison.rulesets)
+            )
         rows.append(Row(name, label, cells, differs, marked=odd_ones(cells) if differs else ()))
     if not only_differences:
         cells = tuple(show(list(comparison.outcomes[r.key].rules)) for r in comparison.rulesets)

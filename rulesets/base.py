@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, Mapping, Sequence
 
 import dataclasses
 from fractions import Fraction
@@ -28,6 +28,10 @@ from . import texts
 from .bignum import TooLarge
 from .outcome import Elimination, Outcome, Result, StoppedBy
 from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
+
+if TYPE_CHECKING:
+    from .dynamics import Elimination as DynElimination
+    from .dynamics import Event as DynEvent
 
 
 @dataclass(frozen=True)
@@ -52,6 +56,8 @@ class Decision:
     """The effect of the end (or the failed requirement) that ended the loop."""
     open_length: bool = False
     """The loop runs until a chance event: it has no fixed length (``iterations`` is null)."""
+    left: tuple[Elimination, ...] | None = None
+    """Players who left while independent sets ran their own counts up to an end (format 2)."""
 
 
 @dataclass(frozen=True)
@@ -88,10 +94,10 @@ class Source:
 class Settlement:
     """The working record of one ruleset settling one scenario: transcript, rules, notes."""
 
-    def __init__(self, ruleset: "Ruleset", scenario: Scenario) -> None:
+    def __init__(self, ruleset: "Ruleset", scenario: Scenario, facts: LoopFacts | None = None) -> None:
         self.ruleset = ruleset
         self.scenario = scenario
-        self.facts: LoopFacts = scenario.facts
+        self.facts: LoopFacts = scenario.facts if facts is None else facts
         self.transcript: list[str] = []
         self.rules: list[str] = []
         self.quotes: list[str] = []
@@ -131,19 +137,23 @@ class Settlement:
         """What ends the loop by itself, in words (the end's effect, else its bound)."""
         stop = self.facts.stop_event
         if stop is not None:
-            if stop.kind == "draw":
-                return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
-            if stop.kind == "nosteps":
-                return f"{stop.effect}; no step of the loop is left"
-            text = stop.effect
-            if stop.times > 1:
-                text += f" (application {stop.application + 1} of {stop.times})"
-            return text
+            return self.stop_words(stop)
         ends = self.scenario.end_conditions
         if not ends:
             return "it reaches its bound"
         end = ends[0]
         return end.effect or f"{end.value} reaches its bound"
+
+    def stop_words(self, stop: "DynEvent") -> str:
+        """How the format 2 engine's run stopped, in words."""
+        if stop.kind == "draw":
+            return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
+        if stop.kind == "nosteps":
+            return f"{stop.effect}; no step of the loop is left"
+        text = stop.effect
+        if stop.times > 1:
+            text += f" (application {stop.application + 1} of {stop.times})"
+        return text
 
     def end_result(self) -> "Result":
         """The result of a loop that ends by itself: ``draw`` when every player left lost at the
@@ -174,6 +184,10 @@ class Settlement:
             # Independent sets, each run its own number of times: no single cut, no last action.
             iterations = dict(decision.counts)
             state = dict(decision.end_state) if decision.end_state is not None else facts.state_with_counts(decision.counts)
+            if decision.left is not None:
+                eliminated = decision.left
+            elif facts.sets_by_engine:
+                eliminated = _left(facts, facts.sets_run(decision.counts).eliminations)
         elif decision.point is not None:
             point = decision.point
             steps = point.steps
@@ -292,6 +306,11 @@ class Settlement:
         """Each player's choice in the loop, in words: "Bob's choice “discards ...”"."""
         steps = self.scenario.steps
         return listing(f"{p}'s choice \u201c{steps[self.facts.choice_points(p)[0]].does}\u201d" for p in players)
+
+
+def _left(facts: LoopFacts, eliminations: Iterable["DynElimination"]) -> tuple[Elimination, ...]:
+    """The engine's eliminations as outcome entries, counted as cut points are."""
+    return tuple(Elimination(e.player, *_counted(facts.point(e.position))) for e in eliminations)
 
 
 def _counted(point: CutPoint) -> tuple[Count, int]:
@@ -436,21 +455,25 @@ class Ruleset:
         if decision is None and not resolution:
             decision = self.restrictions(ctx)
         if decision is None:
-            involved = self.involved(ctx)
-            before = ctx.mark()
-            if not involved:
-                decision = self.mandatory(ctx)
-            elif len(involved) == 1:
-                decision = self.one_controller(ctx, involved[0])
-            elif scenario.loop.independent:
-                decision = self.independent(ctx, involved)
-            else:
-                decision = self.dependent(ctx, involved)
-            decision = self.requirement_cap(ctx, decision)
-            decision = self.run_to_end(ctx, decision, before)
-            decision = self.departed(ctx, decision)
+            decision = self.departed(ctx, self._procedure(ctx))
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
+
+    def _procedure(self, ctx: "Settlement", gone: frozenset[str] = frozenset()) -> Decision:
+        """The era's loop procedure among the players involved, leaving out those in ``gone``
+        (players who have left the game, FORMAT item 6)."""
+        involved = tuple(p for p in self.involved(ctx) if p not in gone)
+        before = ctx.mark()
+        if not involved:
+            decision = self.mandatory(ctx)
+        elif len(involved) == 1:
+            decision = self.one_controller(ctx, involved[0])
+        elif ctx.scenario.loop.independent:
+            decision = self.independent(ctx, involved)
+        else:
+            decision = self.dependent(ctx, involved)
+        decision = self.requirement_cap(ctx, decision)
+        return self.run_to_end(ctx, decision, before)
 
     # --- format 2: goals, resolutions, events, requirements (the same in every era unless overridden) ---
 
@@ -540,6 +563,11 @@ class Ruleset:
             return None
         if any(facts.deviation_point(p) is not None for p in ctx.scenario.players):
             return None
+        if ctx.scenario.loop.within == "resolution":
+            ctx.note(
+                "Inside one resolution no player receives priority and nobody has a choice, so no loop procedure "
+                "applies (docs/DOMAIN.md section 6): the repetition simply runs until the event."
+            )
         ctx.say(
             self.loop_rule,
             f"nobody controls an action that keeps this loop going, and it ends when “{event.ends_loop.when}”: "
@@ -569,13 +597,10 @@ class Ruleset:
             return decision
         left_by = {e.player: e for e in gone}
         involved = self.involved(ctx)
-        if any(p not in left_by for p in involved):
-            ctx.note(
-                f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
-                "to deviate. The procedure was applied to the players at the loop's start and is not applied again "
-                "among those left; the cut shown is that procedure's."
-            )
-            return decision
+        if not involved or any(p not in left_by for p in involved):
+            # The one who was to stop the loop is gone, and it is not that everybody who maintained
+            # it has left (or nobody did: the stop was a breaker's or a payer's).
+            return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position)
         ctx.note(
@@ -594,6 +619,66 @@ class Ruleset:
             return rest
         ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
         return decision
+
+    def _among_those_left(
+        self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str]
+    ) -> Decision:
+        """Apply the procedure again among the players left, when the player who was to deviate
+        has left the game first and other players involved remain (docs/READINGS.md).
+
+        The players who left are out of the procedure: they are not involved and their numbers
+        no longer count.  A cut the new procedure puts before the point where the player left
+        has already been passed; its player stops at their first point from there.
+        """
+        facts = ctx.facts
+        where = facts.point(leaver.position)
+        left = ", ".join(p for p in facts.turn_order if p in gone)
+        ctx.say(
+            self.loop_rule,
+            f"{leaver.player} leaves the game {where.describe()}, before the point where they were to deviate "
+            f"({decision.point.describe() if decision.point else 'later'}); the loop goes on among the players left, "
+            "and its procedure is applied again among them.",
+            quote=self.loop_quote(),
+        )
+        ctx.note(
+            f"{leaver.player} leaves the game before the point where they were to deviate, while other players involved "
+            f"remain. No text says what happens to a procedure's result when a player it relied on leaves; reading taken "
+            f"(docs/READINGS.md): the procedure is applied again among the players still in the game, without {left}, "
+            "whose numbers no longer count (CR 800.4a: a player who leaves the game is no longer part of it)."
+        )
+        facts_left = facts.among(gone)
+        rest = Settlement(self, facts_left.scenario, facts_left)
+        again = self._procedure(rest, gone)
+        ctx.transcript.extend(rest.transcript)
+        for rule in rest.rules:
+            if rule not in ctx.rules:
+                ctx.rules.append(rule)
+        for key in rest.quotes:
+            if key not in ctx.quotes:
+                ctx.quotes.append(key)
+        for text in rest.notes:
+            ctx.note(text)
+        ctx.judge = ctx.judge or rest.judge
+        point = again.point
+        if (
+            again.deviates is not None
+            and point is not None
+            and not point.unbounded
+            and again.counts is None
+            and facts.position(point) < leaver.position
+        ):
+            later = facts.own_point(again.deviates, where.iterations)
+            if facts.position(later) < leaver.position:
+                later = facts.own_point(again.deviates, where.iterations + 1)
+            ctx.note(
+                f"The procedure among the players left gives {point.describe()}, which the loop has already passed when "
+                f"{leaver.player} leaves; reading taken: {again.deviates} stops at their first point after that, "
+                f"{later.describe()}."
+            )
+            again = dataclasses.replace(again, point=later)
+        if again.deviates in gone:
+            return again
+        return self.departed(ctx, again)
 
     def requirement_cap(self, ctx: "Settlement", decision: Decision) -> Decision:
         """A player can't go on past the point where their optional step's requirement fails."""
@@ -684,7 +769,7 @@ class Ruleset:
         transcript; a note says who would have stopped the loop, and when.
         """
         end = ctx.facts.end
-        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.loop.ends_when):
+        if decision.counts is not None and decision.result is Result.SHORTCUT and (end is not None or ctx.scenario.end_conditions):
             return self._sets_run_to_end(ctx, decision, before, end)
         if end is None or decision.result not in (Result.SHORTCUT, Result.DRAW):
             if end is not None and decision.result is Result.UNSPECIFIED:
@@ -729,9 +814,13 @@ class Ruleset:
             return Decision(Result.ENDS, end, ended_by=ctx.ended_by())
         hit = facts.end_with_counts(decision.counts)
         if hit is None:
+            if facts.sets_by_engine:
+                self._sets_leaving(ctx, _left(facts, facts.sets_run(decision.counts).eliminations))
             return decision
         reached, state = hit
         ctx.rollback(before)
+        if facts.sets_by_engine:
+            return self._sets_end_by_engine(ctx, decision, reached, state, end)
         what = ctx.end_words()
         ctx.say(
             self.ends_rule or self.loop_rule,
@@ -746,6 +835,42 @@ class Ruleset:
             )
         self._ends_note(ctx)
         return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
+
+    def _sets_end_by_engine(
+        self, ctx: Settlement, decision: Decision, reached: Mapping[str, Count], state: Mapping[str, object], end: CutPoint | None
+    ) -> Decision:
+        """Format 2: independent sets that run their own counts, and the loop stops by itself on the
+        way (the engine's run of the sets, :meth:`LoopFacts.sets_run`)."""
+        facts = ctx.facts
+        run = facts.sets_run(decision.counts or {})
+        stop = run.stop
+        assert stop is not None
+        what = ctx.stop_words(stop)
+        ctx.say(
+            self.ends_rule or self.loop_rule,
+            f"the loop is not endless: while the independent sets run their own numbers, it ends by itself ({what}).",
+            quote=self.ends_rule or self.loop_quote(),
+        )
+        ctx.note("The sets are taken to run side by side; the end comes when the first step that makes the bound hold is performed.")
+        left = _left(facts, run.eliminations)
+        self._sets_leaving(ctx, left)
+        if end is None:
+            ctx.note(
+                "With every set running the loop would never end; it ends because a set that had run its own "
+                "number of times stopped."
+            )
+        self._ends_note(ctx)
+        result = Result.DRAW if stop.kind == "draw" else Result.ENDS
+        return Decision(result, counts=reached, end_state=state, ended_by=stop.effect or None, left=left)
+
+    def _sets_leaving(self, ctx: Settlement, left: Iterable[Elimination]) -> None:
+        """Notes for players who lose while independent sets run their own counts (CR 800.4a)."""
+        for e in left:
+            ctx.note(
+                f"{e.player} loses the game while the sets run, {CutPoint(e.iterations, e.steps).describe()}, and "
+                "leaves it: their steps drop out and targets skip them (CR 800.4a, \u201cMultiplayer Rules\u201d, "
+                "cited by title)."
+            )
 
     def ends(self, ctx: Settlement, end: CutPoint) -> None:
         """Record the loop ending by itself (each ruleset says which of its rules admits that)."""

@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Iterable, Mapping, Union
 
 from .bignum import Huge, TooLarge, compare, power_value
-from .scenario import UNBOUNDED, CutPoint, End, Goal, Scenario, Step
+from .scenario import UNBOUNDED, Count, CutPoint, End, Goal, Scenario, Step, set_owners
 
 Component = Union[str, tuple[str, str]]
 """A plain value's name, or (name, player) for one player's entry of a per-player value."""
@@ -244,9 +244,11 @@ class _State:
     pointers: dict
     present: tuple[str, ...]
     position: int
+    retired: frozenset = frozenset()
+    """Independent sets that have run their own number of times: their steps are skipped."""
 
     def copy(self) -> "_State":
-        return _State(dict(self.values), dict(self.pointers), self.present, self.position)
+        return _State(dict(self.values), dict(self.pointers), self.present, self.position, self.retired)
 
 
 @dataclass
@@ -282,6 +284,8 @@ class Dynamics:
         self.turn_order = order[i:] + order[:i]
         self.turns = self._turns()
         self._maps = [self._step_maps(s) for s in self.steps]
+        #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
+        self.owners = set_owners(self.steps)
         self._runs: dict = {}
         self._pending: list[Elimination] = []
 
@@ -355,12 +359,12 @@ class Dynamics:
             st.pointers[j] = chosen
         return (chosen,)
 
-    def period(self, present: Iterable[str]) -> int:
+    def period(self, present: Iterable[str], retired: frozenset = frozenset()) -> int:
         """Iterations after which every rotating target is back where it was (1 if none rotates)."""
         present = set(present)
         r = 1
-        for step in self.steps:
-            if step.target is None or step.target.order != "rotate" or step.by not in present:
+        for step, owner in zip(self.steps, self.owners):
+            if step.target is None or step.target.order != "rotate" or step.by not in present or owner in retired:
                 continue
             k = sum(1 for p in step.target.among if p in present)
             if k:
@@ -380,7 +384,7 @@ class Dynamics:
             step = self.steps[j]
             left: Event | None = None
             for app in range(step.times):
-                if step.by not in st.present:
+                if step.by not in st.present or self.owners[j] in st.retired:
                     break
                 event = self._apply(st, j, app, None if left else trace)
                 if event is None:
@@ -510,28 +514,44 @@ class Dynamics:
 
     # --- the run ---------------------------------------------------------------------------------------
 
-    def run(self, limit=UNBOUNDED, goal: Goal | None = None) -> Run:
-        """Run the loop from the start to position ``limit`` (or unbounded), in closed form."""
-        key = (limit, goal)
+    def run(self, limit=UNBOUNDED, goal: Goal | None = None, counts: Mapping[str, Count] | None = None) -> Run:
+        """Run the loop from the start to position ``limit`` (or unbounded), in closed form.
+
+        With ``counts`` (independent sets, FORMAT item 3 and docs/READINGS.md): each player's set
+        runs side by side with the others and stops after its own number of iterations; from
+        then on its steps are skipped.  Sets not named run on.
+        """
+        retire = ()
+        if counts is not None:
+            retire = tuple(sorted((c * self.size, p) for p, c in counts.items() if c is not UNBOUNDED))
+        key = (limit, goal, retire)
         if key not in self._runs:
-            self._runs[key] = self._run(limit, goal)
+            self._runs[key] = self._run(limit, goal, list(retire))
         return self._runs[key]
 
-    def _run(self, limit, goal: Goal | None) -> Run:
+    def _run(self, limit, goal: Goal | None, retire: list | None = None) -> Run:
+        retire = retire or []
+        final = limit
         st = self.initial()
         self._pending: list[Elimination] = []
         eliminations: list[Elimination] = []
         budget = PLAY_BUDGET
         size = self.size
         length_index = 0
-        unbounded = limit is UNBOUNDED
         if goal is not None:
             comp = goal.value if goal.player is None else (goal.value, goal.player)
             if holds(st.values[comp], goal.bound, goal.at_most):
                 return Run(Event("goal", 0), [], self.state_of(st.values), 0, present=st.present)
         while True:
-            if not unbounded and st.position >= limit:
+            while retire and st.position >= retire[0][0]:
+                # A set has run its own number of times: a new phase without its steps.
+                st.retired = st.retired | {retire.pop(0)[1]}
+                length_index = 0
+            if final is not UNBOUNDED and st.position >= final:
                 return Run(None, eliminations, self.state_of(st.values), st.position, present=st.present)
+            # The next stop of the closed form: the limit, or the next set to stop before it.
+            limit = final if not retire or (final is not UNBOUNDED and final <= retire[0][0]) else retire[0][0]
+            unbounded = limit is UNBOUNDED
             if st.position % size:
                 end = (st.position // size + 1) * size
                 event = self._play(st, end if unbounded else min(end, limit), None, goal)
@@ -541,7 +561,7 @@ class Dynamics:
                     if event.kind != "elimination":
                         return self._stopped(event, eliminations, st)
                 continue
-            cycle = self.period(st.present)
+            cycle = self.period(st.present, st.retired)
             block_len = cycle * _BLOCK_LENGTHS[length_index] * size
             if not unbounded and limit - st.position < block_len:
                 event = self._play(st, limit, None, goal)
@@ -600,6 +620,7 @@ class Dynamics:
                 dict(st.pointers),
                 st.present,
                 start.position + target * block_len,
+                st.retired,
             )
 
     def _take(self) -> list[Elimination]:
@@ -636,6 +657,10 @@ class Dynamics:
             return dict(self.natural.state)
         run = self.run(position)
         return run.state
+
+    def unbounded_state(self, run: Run) -> dict:
+        """The state after an unbounded number of iterations of a run that goes on forever."""
+        return self._unbounded_state(run, 0)
 
     def _unbounded_state(self, run: Run, steps: int) -> dict:
         """The state at (unbounded, ``steps``): each value that no longer changes from one cycle to

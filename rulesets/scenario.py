@@ -13,6 +13,8 @@ question is independent of how many iterations it is about.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -294,6 +296,13 @@ class Scenario:
         """The derived facts rulesets need, computed once."""
         return LoopFacts(self)
 
+    def with_intents(self, intents: Mapping[str, Intent]) -> "Scenario":
+        """The same loop with other intents, sharing the loop's derived facts (none of them
+        depends on what the players intend), so the loop is not worked out again."""
+        other = dataclasses.replace(self, intents=dict(intents))
+        other.__dict__["facts"] = self.facts.for_scenario(other)
+        return other
+
 
 # --- closed-form state -------------------------------------------------------------------------
 #
@@ -342,6 +351,10 @@ class LoopFacts:
     def __init__(self, scenario: Scenario) -> None:
         self.scenario = scenario
         self.size = len(scenario.steps)
+        #: Every player at the loop's start, in seat order (the same in :meth:`among`'s views).
+        self.seating: tuple[str, ...] = scenario.players
+        # choice_steps, asked many times by every procedure; it depends on the steps only.
+        self._choice_steps: dict[tuple[str, bool], tuple[int, ...]] = {}
         # Format 2's meanings (growth, floors, targets, requirements, several ends, players
         # leaving) are settled by the phase-by-phase engine; format 1 keeps its own closed form.
         self.dynamics = None
@@ -360,13 +373,42 @@ class LoopFacts:
                 maps.append(maps[-1].then(_step_map(step, name)))
             self._prefix[name] = maps
 
+    def for_scenario(self, scenario: Scenario) -> "LoopFacts":
+        """These facts for ``scenario``, the same loop with other intents (:meth:`Scenario.with_intents`)."""
+        view = copy.copy(self)
+        view.scenario = scenario
+        return view
+
+    def among(self, gone: "frozenset[str]") -> "LoopFacts":
+        """The same loop as the players still in the game see it once ``gone`` have left.
+
+        Everything about the loop itself (its steps, values, eliminations and positions) is
+        shared; only who takes part changes: the players who left are not seated, have no
+        intent, and the turn order skips them (CR 800.4a).
+        """
+        scenario = self.scenario
+        order = tuple(p for p in self.turn_order if p not in gone)
+        view = copy.copy(self)
+        view.scenario = dataclasses.replace(
+            scenario,
+            players=tuple(p for p in scenario.players if p not in gone),
+            active=order[0] if order else scenario.active,
+            intents={p: i for p, i in scenario.intents.items() if p not in gone},
+        )
+        view.turn_order = order
+        for name in ("optional_controllers", "unless_payers", "choosers", "only_choosers"):
+            view.__dict__.pop(name, None)
+        return view
+
     # --- who -----------------------------------------------------------------------------------
 
     def players_after(self, player: str) -> tuple[str, ...]:
-        """The other players in turn order, starting after ``player`` (CR 729.2b)."""
-        order = self.scenario.players
+        """The other players in turn order, starting after ``player`` (CR 729.2b); those who
+        have left the game (:meth:`among`) are skipped."""
+        order = self.seating
         i = order.index(player)
-        return order[i + 1 :] + order[:i]
+        seated = self.scenario.players
+        return tuple(p for p in order[i + 1 :] + order[:i] if p in seated)
 
     def in_turn_order(self, players) -> tuple[str, ...]:
         """``players`` sorted in turn order starting from the active player."""
@@ -418,11 +460,15 @@ class LoopFacts:
 
         Their optional steps and, with ``unless``, the steps whose "unless" cost they could pay.
         """
-        return tuple(
-            i
-            for i, s in enumerate(self.scenario.steps)
-            if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.by == player)
-        )
+        key = (player, unless)
+        found = self._choice_steps.get(key)
+        if found is None:
+            found = self._choice_steps[key] = tuple(
+                i
+                for i, s in enumerate(self.scenario.steps)
+                if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.by == player)
+            )
+        return found
 
     def choice_points(self, player: str) -> tuple[int, ...]:
         """Indexes of the ``choice = true`` steps at which ``player`` could choose otherwise."""
@@ -635,21 +681,41 @@ class LoopFacts:
     # --- independent sets ----------------------------------------------------------------------
 
     @cached_property
+    def sets_beyond_closed_form(self) -> str | None:
+        """What in this loop format 1's closed form of independent sets can't follow, or None.
+
+        That closed form moves each value by additions and assignments; a loop with format 2's
+        per-player values, growth, floors, ends, requirements, repetitions, targets or side
+        benefits has its sets run by the format 2 engine instead (:meth:`sets_run`).
+        """
+        scenario = self.scenario
+        if scenario.per_player:
+            return "per-player values"
+        if scenario.limits:
+            return "floors and ceilings ([state] min/max)"
+        if scenario.ends:
+            return "[[end]] tables"
+        for step in scenario.steps:
+            for key, present in (
+                ("mul", bool(step.mul)),
+                ("requires", bool(step.requires)),
+                ("times", step.times != 1),
+                ("target", step.target is not None),
+                ("sustains = false", not step.sustains),
+                ("alternative", bool(step.alternative)),
+            ):
+                if present:
+                    return f"a step with {key} ({step.does})"
+        return None
+
+    @cached_property
     def set_of_step(self) -> tuple[str | None, ...]:
         """Which involved player's set each step belongs to, for independent loops.
 
         An optional step belongs to its controller's set; a mandatory step belongs to the set of
         the nearest optional step before it (cyclically), since it is that action's consequence.
         """
-        steps = self.scenario.steps
-        owners: list[str | None] = [s.by if s.optional else None for s in steps]
-        last = next((s.by for s in reversed(steps) if s.optional), None)
-        for i, owner in enumerate(owners):
-            if owner is None:
-                owners[i] = last
-            else:
-                last = owner
-        return tuple(owners)
+        return set_owners(self.scenario.steps)
 
     def counts_at(self, point: CutPoint, players) -> dict[str, Count]:
         """How many times each player's set has been performed at a single cut point."""
@@ -674,12 +740,48 @@ class LoopFacts:
             if bound is not UNBOUNDED:
                 done = bound
 
+    @property
+    def sets_by_engine(self) -> bool:
+        """Whether independent sets with their own counts are run by the format 2 engine."""
+        return self.dynamics is not None and self.sets_beyond_closed_form is not None
+
+    def sets_run(self, counts: Mapping[str, Count]):
+        """The format 2 engine's run of independent sets, each its own number of times (a
+        dynamics Run: its stop, who left, the state), side by side as in format 1."""
+        assert self.dynamics is not None
+        finite = [c for c in counts.values() if c is not UNBOUNDED]
+        limit: Count = UNBOUNDED if len(finite) < len(counts) else max(finite, default=0) * self.size
+        run = self.dynamics.run(limit, counts=counts)
+        if run.stop is not None and run.stop.kind == "forced":
+            from .dynamics import EngineLimit
+
+            raise EngineLimit(
+                f"an optional step's requirement fails while the independent sets run their own numbers "
+                f"({run.stop.effect}), and no reading for a set stopped that way is built"
+            )
+        return run
+
     def end_with_counts(self, counts: Mapping[str, Count]):
         """Where ``ends_when`` first holds while independent sets run their own counts, if it does.
 
         Returns (counts performed by then, state then), or None.  Closed form, phase by phase:
-        within a phase the running steps repeat like a smaller loop.
+        within a phase the running steps repeat like a smaller loop.  In format 2 (the engine):
+        where the loop first stops by itself (an end, the last player left, a draw, a failed
+        mandatory requirement).
         """
+        if self.sets_by_engine:
+            stop = self.sets_run(counts).stop
+            if stop is None:
+                return None
+            n, k = divmod(stop.position, self.size)
+            reached: dict[str, Count] = {}
+            for p, c in counts.items():
+                if c is not UNBOUNDED and c * self.size <= stop.position:
+                    reached[p] = c
+                else:
+                    first = self.first_choice(p)
+                    reached[p] = n + (1 if first is not None and first < k else 0)
+            return reached, dict(stop.state) if stop.state is not None else self.sets_run(counts).state
         ends = self.scenario.loop.ends_when
         if ends is None:
             return None
@@ -729,6 +831,12 @@ class LoopFacts:
         The sets are taken to run side by side, each stopping after its own count: phase by
         phase, the steps of the sets still running are repeated, one closed-form map a phase.
         """
+        if self.sets_by_engine:
+            assert self.dynamics is not None
+            run = self.sets_run(counts)
+            if run.forever:
+                return self.dynamics.unbounded_state(run)
+            return dict(run.state)
         finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
         bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
         result: dict[str, Value] = {}
@@ -750,6 +858,21 @@ class LoopFacts:
                     done = bound
             result[name] = value
         return result
+
+
+def set_owners(steps: tuple[Step, ...]) -> tuple[str | None, ...]:
+    """Which independent set each step belongs to (:attr:`LoopFacts.set_of_step`): an optional
+    step to its controller's set, a mandatory one to the set of the nearest optional step before
+    it, cyclically (it is that action's consequence).  A side benefit (``sustains = false``)
+    defines no set: it belongs to the set it happens in."""
+    owners: list[str | None] = [s.by if s.optional and s.sustains else None for s in steps]
+    last = next((s.by for s in reversed(steps) if s.optional and s.sustains), None)
+    for i, owner in enumerate(owners):
+        if owner is None:
+            owners[i] = last
+        else:
+            last = owner
+    return tuple(owners)
 
 
 def _reaches(count: Count, bound: Count) -> bool:

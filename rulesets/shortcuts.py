@@ -380,7 +380,7 @@ class Cr2009Sept(Cr2009):
         active = self.active_at_repeat(ctx)
         if active in involved:
             return active
-        order = ctx.scenario.players
+        order = ctx.facts.seating  # the active player may have left the game (LoopFacts.among)
         start = order.index(active)
         return next(p for p in order[start:] + order[:start] if p in involved)
 

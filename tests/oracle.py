@@ -49,7 +49,7 @@ steps).  :class:`OracleLimit` is raised when a scenario leaves that range.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from loopcompare.rulesets.scenario import Scenario, Step
 
@@ -527,10 +527,19 @@ class _Run:
 # at once (a draw), or no step left stops the loop.  It shares only the data model.
 
 
-def play_format2(scenario: Scenario, limit: int) -> dict[str, Any]:
-    """Play ``limit`` steps (or until the loop stops): the stop, who left where, the state."""
+def play_format2(scenario: Scenario, limit: int, counts: Mapping[str, int] | None = None) -> dict[str, Any]:
+    """Play ``limit`` steps (or until the loop stops): the stop, who left where, the state.
+
+    With ``counts`` (independent sets): each player's set is played only in its first
+    ``counts[player]`` iterations; a step belongs to the set of its controller if optional (and
+    not a side benefit), else to that of the last such step before it (wrapping round).
+    """
     steps = scenario.steps
     size = len(steps)
+    owner: list[str | None] = []
+    for j in range(size):
+        back = [steps[(j - d) % size] for d in range(size)]
+        owner.append(next((s.by for s in back if s.optional and s.sustains), None))
     values: dict = {}
     for name, start in scenario.state.items():
         if isinstance(start, dict) or hasattr(start, "items"):
@@ -559,6 +568,8 @@ def play_format2(scenario: Scenario, limit: int) -> dict[str, Any]:
     for position in range(limit):
         j = position % size
         st = steps[j]
+        if counts is not None and owner[j] in counts and position // size >= counts[owner[j]]:
+            continue  # that set has run its own number of times
         for _ in range(st.times):
             if st.by not in present:
                 break

@@ -9,17 +9,23 @@ change one ruleset in a copy of the registry and watch the report follow.
 from __future__ import annotations
 
 import json
+import re
+import xml.etree.ElementTree as ET
 
 import pytest
 
 from loopcompare.comparator import amendments
 from loopcompare.comparator import atlas as atlases
 from loopcompare.comparator.cli import _builtin_eras, _eras_atlas, gallery_files
+from loopcompare.comparator.compare import compare
+from loopcompare.comparator.report import show
 from loopcompare.rulesets import history as rule_history
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.cr421 import Cr2008
 from loopcompare.rulesets.registry import Registry
 from loopcompare.rulesets.shortcuts import Cr2009
+
+from conftest import scenario
 
 FILES = gallery_files()
 CR_LINE = ["summary-1998", "cr-2004", "cr-2005", "cr-2008", "cr-2009", "cr-2009-09", "cr-2024"]
@@ -186,6 +192,9 @@ def test_a_ruleset_that_settles_differently_changes_its_sections(baseline):
     assert _entry(baseline, "amendment", "cr-2009-09").classes != _entry(changed, "amendment", "cr-2009-09").classes
     assert [c.sentence for c in _entry(baseline, "amendment", "cr-2005").classes] == [c.sentence for c in _entry(changed, "amendment", "cr-2005").classes]
     assert amendments.render(baseline, "md") != amendments.render(changed, "md")
+    # The drawings follow: the 2009 section draws other examples, or cuts them elsewhere.
+    drawn = [_svgs(_html_section(amendments.render(h, "html"), "amendment-cr-2009")) for h in (baseline, changed)]
+    assert drawn[0] and drawn[1] and drawn[0] != drawn[1]
 
 
 def test_a_ruleset_with_a_new_reading_changes_the_silences(baseline):
@@ -229,3 +238,149 @@ def test_markdown_shortens_long_unchanged_stretches_but_json_keeps_every_word():
     shown = amendments.shown_runs(change)
     assert shown[0] == ("=", "\u2026 " + " ".join(["w"] * amendments.CONTEXT))
     assert shown[1:] == change.words[1:]
+
+
+# --- the loop diagrams of the smallest examples (item 5) --------------------------------------------
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _svgs(page: str) -> list[str]:
+    return re.findall(r"<svg\b.*?</svg>", page, re.S)
+
+
+def _html_section(page: str, anchor: str) -> str:
+    return page.split(f'<section id="{anchor}"', 1)[1].split("</section>", 1)[0]
+
+
+def _md_section(page: str, anchor: str) -> str:
+    return page.split(f'<a id="{anchor}"></a>', 1)[1].split("<a id=", 1)[0]
+
+
+def _marks(svg: str) -> dict[tuple[str, ...], str]:
+    """The cut marks of a drawing: the eras each names (its bold lines) -> where it cuts (the rest)."""
+    root = ET.fromstring(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
+    marks = {}
+    for group in root.iter(f"{SVG}g"):
+        if group.get("class") != "lc-cut":
+            continue
+        lines = list(group.iter(f"{SVG}text"))
+        names = " ".join(t.text for t in lines if t.get("font-weight"))
+        assert names.endswith(":"), names
+        marks[tuple(names[:-1].split(", "))] = " ".join(t.text for t in lines if not t.get("font-weight"))
+    return marks
+
+
+def _cut_where(example, ruleset) -> str | None:
+    """Where an era cuts the example, as the drawing words it ("3 it. + 1 step"), or None."""
+    out = example.outcomes[ruleset.key]
+    if out.iterations is None:
+        return None
+    steps = out.steps % len(example.scenario.scenario.steps)
+    return f"{show(out.iterations)} it. + {steps} step{'' if steps == 1 else 's'}"
+
+
+def test_each_smallest_example_is_drawn_with_both_eras_cut_points(gallery_history):
+    # The historian's question: where does each of the two eras stop the same loop?
+    page = FILES["history.html"]
+    drawn = 0
+    for line in gallery_history.lines:
+        for e in line.entries:
+            svgs = _svgs(_html_section(page, e.anchor))
+            assert len(svgs) == len(e.classes), e.anchor
+            for c, svg in zip(e.classes, svgs):
+                marks = _marks(svg)
+                named = [name for names in marks for name in names]
+                assert set(named) <= {e.before.name, e.after.name} and len(named) == len(set(named)), (e.anchor, c.number, marks)
+                for era in (e.before, e.after):
+                    where = _cut_where(c.example, era)
+                    if where is None:
+                        assert f"{era.name}: {c.example.outcomes[era.key].result.value.replace('_', ' ')}, no cut point" in svg
+                        assert era.name not in named
+                    else:
+                        (mark,) = [w for names, w in marks.items() if era.name in names]
+                        assert mark.startswith(where) or f", {where}" in mark, (era.name, where, mark)
+                assert f'id="{e.anchor}-class-{c.number}-diagram-title"' in svg
+                drawn += 1
+    assert drawn == sum(len(e.classes) for line in gallery_history.lines for e in line.entries) > 10
+
+
+def test_both_eras_are_named_on_a_mark_in_some_drawing(gallery_history):
+    # Not vacuous: many examples are cut by both eras, at different points or at one shared mark.
+    both = 0
+    page = FILES["history.html"]
+    for line in gallery_history.lines:
+        for e in line.entries:
+            for svg in _svgs(_html_section(page, e.anchor)):
+                named = {name for names in _marks(svg) for name in names}
+                both += named == {e.before.name, e.after.name}
+    assert both > 5
+
+
+def test_ids_are_unique_on_the_history_page():
+    page = FILES["history.html"]
+    ids = re.findall(r'\bid="([^"]+)"', page)
+    assert len(_svgs(page)) > 10
+    assert len(ids) == len(set(ids))
+    for labelled in re.findall(r'aria-labelledby="([^"]+)"', page):
+        assert set(labelled.split()) <= set(ids), labelled
+
+
+def test_the_markdown_draws_each_example_as_mermaid(gallery_history):
+    page = FILES["history.md"]
+    for line in gallery_history.lines:
+        for e in line.entries:
+            blocks = re.findall(r"```mermaid\n(.*?)\n```", _md_section(page, e.anchor), re.S)
+            assert len(blocks) == len(e.classes), e.anchor
+            for c, block in zip(e.classes, blocks):
+                flags = [line for line in block.split("\n") if re.match(r"  c\d+>", line)]
+                for era in (e.before, e.after):
+                    if _cut_where(c.example, era) is not None:
+                        assert any(era.name in flag for flag in flags), (e.anchor, c.number, era.name)
+                    else:
+                        result = c.example.outcomes[era.key].result.value.replace("_", " ")
+                        assert f'["{era.name}: {result}, no cut point"]' in block, (e.anchor, c.number, era.name)
+
+
+def test_the_json_carries_no_drawing():
+    # The outcomes there already give every era's cut point; a drawing would repeat them.
+    assert "<svg" not in FILES["history.json"] and "mermaid" not in FILES["history.json"]
+
+
+def test_the_figure_hook_is_given_each_example_under_its_two_eras(gallery_history):
+    seen = []
+
+    def figure(example, id_prefix):
+        seen.append(([r.key for r in example.rulesets], id_prefix))
+        return ("*drawn*", "<p>drawn</p>")
+
+    page = amendments.render(gallery_history, "html", figure)
+    expected = [([e.before.key, e.after.key], f"{e.anchor}-class-{c.number}") for line in gallery_history.lines for e in line.entries for c in e.classes]
+    assert seen == expected
+    assert page.count("<p>drawn</p>") == len(expected) and "<svg" not in page
+    assert "<svg" not in amendments.render(gallery_history, "html", None)
+    assert "```mermaid" not in amendments.render(gallery_history, "md", None)
+
+
+def test_a_drawing_of_a_hostile_loop_is_inert():
+    # The history draws atlas loops, but the figure escapes whatever a scenario holds.
+    hostile = scenario(
+        """
+        title = "<script>x</script> ```"
+        players = ["<b>A\u202eli</b>", "Bob ```"]
+        [[step]]
+        by = "<b>A\u202eli</b>"
+        does = "<img src=x onerror=alert(1)> ``` end"
+        optional = true
+        [[step]]
+        by = "Bob ```"
+        does = "]]> & \\"q\\""
+        optional = true
+        [intent]
+        "Bob ```" = 2
+        """
+    )
+    md, svg = amendments.loop_figure(compare(hostile, registry().select(["cr-2008", "cr-2009"])), "p")
+    assert "<script" not in svg and "<img" not in svg and "<b>" not in svg and "\u202e" not in svg
+    ET.fromstring(svg.replace("<svg ", '<svg xmlns="http://www.w3.org/2000/svg" ', 1))
+    assert md.startswith("```mermaid\n") and md.endswith("\n```") and md.count("```") == 2

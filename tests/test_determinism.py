@@ -6,7 +6,6 @@ the report.  Every output ends with exactly one newline and has no carriage retu
 from __future__ import annotations
 
 import json
-import math
 import os
 import random
 import subprocess
@@ -19,6 +18,7 @@ from click.testing import CliRunner
 
 from loopcompare.comparator.cli import main
 from loopcompare.comparator.library import names
+from tomlwrite import to_toml as _toml
 
 ROOT = Path(__file__).resolve().parent.parent
 LIBRARY = ROOT / "comparator" / "library"
@@ -93,48 +93,6 @@ def test_the_subprocess_output_is_what_the_command_gives_in_process(seeded_outpu
 
 
 # --- key order inside a file ----------------------------------------------------------------------
-
-_ESCAPES = {'"': '\\"', "\\": "\\\\", "\b": "\\b", "\t": "\\t", "\n": "\\n", "\f": "\\f", "\r": "\\r"}
-
-
-def _str(text: str) -> str:
-    return '"' + "".join(_ESCAPES.get(c, f"\\u{ord(c):04X}" if ord(c) < 0x20 or ord(c) == 0x7F else c) for c in text) + '"'
-
-
-def _value(value) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        assert not (isinstance(value, float) and not math.isfinite(value))
-        return repr(value)
-    if isinstance(value, str):
-        return _str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{_str(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    raise TypeError(type(value))
-
-
-def _toml(doc: dict) -> str:
-    """The document as TOML, in its key order: scalars, then [table] / [[array]] / [expect.KEY]."""
-    lines, tables = [], []
-    for key, value in doc.items():
-        if isinstance(value, dict) or isinstance(value, list) and value and all(isinstance(v, dict) for v in value):
-            tables.append((key, value))
-        else:
-            lines.append(f"{_str(key)} = {_value(value)}")
-    for key, value in tables:
-        if isinstance(value, list):
-            for item in value:
-                lines += ["", f"[[{_str(key)}]]"] + [f"{_str(k)} = {_value(v)}" for k, v in item.items()]
-        elif value and all(isinstance(v, dict) for v in value.values()):
-            for sub, table in value.items():
-                lines += ["", f"[{_str(key)}.{_str(sub)}]"] + [f"{_str(k)} = {_value(v)}" for k, v in table.items()]
-        else:
-            lines += ["", f"[{_str(key)}]"] + [f"{_str(k)} = {_value(v)}" for k, v in value.items()]
-    return "\n".join(lines) + "\n"
-
 
 def _shuffled(value, rng: random.Random):
     """Every table's keys in a random order; lists (players, steps, tags, rules) keep theirs."""
