@@ -2,7 +2,8 @@
 
 Prints:
 
-* resolutions per second per ruleset over a few thousand generated scenarios;
+* resolutions per second per ruleset over a few thousand generated scenarios (format 1, format 2,
+  and format 2's independent sets under the eras that run each set its own number of times);
 * the cost of settling an intent of 10^6 against one of 10^100, and of 3 (the ratios should be
   about 1: outcomes are computed in closed form, never iteration by iteration);
 * the CLI's start-up time against ``python -c pass``;
@@ -105,6 +106,31 @@ def generated_format2(count: int, seed: int = 20261123) -> list:
     return out
 
 
+def independent_sets_format2(count: int, seed: int = 20261123) -> list:
+    """Independent sets with per-player life and targets, which the 2005 and 2008 texts run
+    each its own number of times (the format 2 engine's sets, FORMAT item 3)."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        players = PLAYERS[: rng.randint(2, 4)]
+        steps = []
+        for p in players[: rng.randint(2, len(players))]:
+            steps.append({"by": p, "does": "acts", "optional": True})
+            steps.append({"by": p, "does": "drains", "add": {"life": -1}, "target": {"among": [q for q in players if q != p], "order": rng.choice(["rotate", "each"])}})
+        doc = {
+            "format": 2,
+            "title": f"sets {i}",
+            "players": players,
+            "state": {"life": {p: rng.randint(5, 40) for p in players}},
+            "step": steps,
+            "loop": {"independent": True},
+            "end": [{"when": {"value": "life", "at_most": 0}, "effect": "loses", "loses": True}],
+            "intent": {s["by"]: rng.choice(["never", rng.randint(0, 60), "10^30"]) for s in steps if s.get("optional")},
+        }
+        out.append(parse_document(doc, f"sets-{i}.toml", f"sets-{i}").scenario)
+    return out
+
+
 def doubling_loop(number: int):
     doc = {
         "format": 2,
@@ -165,6 +191,13 @@ def main() -> None:
         # A fresh scenario object each round, so nothing cached from the previous round is reused.
         elapsed = best_of(lambda: [ruleset.settle(dataclasses.replace(s)) for s in format2], repeat=3)
         print(f"  {ruleset.key:<12} {len(format2) / elapsed:>10,.0f} /s")
+
+    sets = independent_sets_format2(300)
+    print(f"\nformat 2 independent sets (per-player values, run by the engine): resolutions per second over {len(sets):,}:")
+    for key in ("cr-2005", "cr-2008"):
+        ruleset = registry().get(key)
+        elapsed = best_of(lambda: [ruleset.settle(dataclasses.replace(s)) for s in sets], repeat=3)
+        print(f"  {key:<12} {len(sets) / elapsed:>10,.0f} /s")
 
     print("\nsettling one doubling loop (format 2, all rulesets), by the size of the intent:")
     base = None

@@ -19,15 +19,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, ClassVar, Iterable, Mapping, Sequence, Sized
 
 import dataclasses
 from fractions import Fraction
 
 from . import texts
 from .bignum import TooLarge
-from .outcome import Elimination, Outcome, Result, StoppedBy
-from .scenario import UNBOUNDED, Count, CutPoint, Intent, LoopFacts, Scenario
+from .outcome import Elimination, Iterations, Outcome, Result, StateValue, StoppedBy
+from .scenario import UNBOUNDED, Count, CutPoint, Goal, Intent, LoopFacts, Scenario
 
 if TYPE_CHECKING:
     from .dynamics import Elimination as DynElimination
@@ -48,7 +48,7 @@ class Decision:
     deviates: str | None = None
     counts: Mapping[str, Count] | None = None
     per_player: tuple[str, ...] | None = None
-    end_state: Mapping[str, object] | None = None
+    end_state: Mapping[str, StateValue] | None = None
     """The state where independent sets were cut off by the loop's end (else computed from counts)."""
     stopped_by: StoppedBy | None = None
     """Set when a rule forces the deviation (else derived: requirement, intent, or None)."""
@@ -175,10 +175,10 @@ class Settlement:
     def outcome(self, decision: Decision) -> Outcome:
         """Fill in the outcome's fields from the decision, in closed form."""
         facts = self.facts
-        iterations: object = None
+        iterations: Iterations = None
         steps = 0
         last_action = None
-        state = dict(self.scenario.state)
+        state: Mapping[str, StateValue] = dict(self.scenario.state)
         eliminated: tuple[Elimination, ...] = ()
         if decision.counts is not None:
             # Independent sets, each run its own number of times: no single cut, no last action.
@@ -236,25 +236,24 @@ class Settlement:
         """
         steps = self.scenario.steps
         at = next((i for i, s in enumerate(steps) if s.ends_loop), None)
-        if at is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
+        event = None if at is None else steps[at].ends_loop
+        if at is None or event is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
             return None, None
-        event = steps[at].ends_loop
         facts = self.facts
         cut = decision.point
         if decision.open_length:
             cut = facts.end or CutPoint(UNBOUNDED, 0)
         elif cut is None:
             # Played out (no shortcut): the players stop where they mean to, if the event doesn't come first.
-            points = [facts.deviation_point(p) for p in self.scenario.players]
-            finite = [p for p in points if p is not None]
-            cut = min(finite, key=facts.position) if finite else (facts.end or CutPoint(UNBOUNDED, 0))
+            points = (facts.deviation_point(p) for p in self.scenario.players)
+            cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED, 0)
         if not cut.unbounded and cut.iterations == 0 and cut.steps <= at:
             return None, None  # the event's step is never reached before the stop
         if event.chance is None:
             return event.when, None
         chance = 1 - (1 - event.chance) ** steps[at].times
         after_last = 1 if at == len(steps) - 1 else 0  # an event at the last step counts the iteration
-        if cut.unbounded:
+        if cut.iterations is UNBOUNDED:
             expected = (1 - chance) / chance + after_last
             return event.when, expected
         chances = cut.iterations + (1 if cut.steps > at else 0)
@@ -280,7 +279,7 @@ class Settlement:
     def number(self, player: str) -> Count:
         """The number a player names: their intent, or an unbounded one if they never deviate."""
         intent = self.scenario.intent(player)
-        return UNBOUNDED if intent.never else intent.after
+        return UNBOUNDED if intent.never or intent.after is None else intent.after
 
     def point(self, player: str) -> CutPoint:
         """Where a player stops the loop themselves: their deviation point (a partial one as
@@ -317,7 +316,7 @@ def _counted(point: CutPoint) -> tuple[Count, int]:
     return point.iterations, point.steps
 
 
-def _resolve_goals(scenario: Scenario):
+def _resolve_goals(scenario: Scenario) -> tuple[Scenario, list[tuple[str, Goal, int | None]]]:
     """Goals turned into counts in closed form (FORMAT item 13): the scenario with the counts,
     and (player, goal, count or None) for each goal, for the transcript."""
     goals = [(p, i.until) for p, i in scenario.intents.items() if i.until is not None and i.after is None]
@@ -325,7 +324,7 @@ def _resolve_goals(scenario: Scenario):
         return scenario, []
     facts = scenario.facts
     intents = dict(scenario.intents)
-    shown = []
+    shown: list[tuple[str, Goal, int | None]] = []
     for player, goal in goals:
         count = facts.dynamics.goal_iterations(goal) if facts.dynamics is not None else None
         intents[player] = Intent() if count is None else Intent(count)
@@ -344,7 +343,7 @@ def listing(items: Iterable[str]) -> str:
     return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
 
 
-def be(items) -> str:
+def be(items: Sized) -> str:
     """The verb "to be" agreeing with ``items``: "is" for one, "are" for more."""
     return "is" if len(items) == 1 else "are"
 
@@ -363,7 +362,7 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
     earlier namer) comes first; at an equal point the player earlier in ``order`` wins.
     """
 
-    def key(stop: Stop):
+    def key(stop: Stop) -> tuple[int, int, int, int]:
         tie = order.index(stop.player) if stop.player in order else len(order)
         if stop.point.unbounded:
             return (1, stop.rank, stop.point.steps, tie)
@@ -376,7 +375,7 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
 
 
 @lru_cache(maxsize=None)
-def _quote(cls: type, key: str) -> str:
+def _quote(cls: type[Ruleset], key: str) -> str:
     """Rule texts never change while running: look each up once per ruleset class."""
     return cls._lookup(cls(), key)
 
@@ -477,7 +476,7 @@ class Ruleset:
 
     # --- format 2: goals, resolutions, events, requirements (the same in every era unless overridden) ---
 
-    def goal(self, ctx: "Settlement", player: str, goal, count: int | None) -> None:
+    def goal(self, ctx: "Settlement", player: str, goal: Goal, count: int | None) -> None:
         """Show how a player's goal became a number of iterations (FORMAT item 13)."""
         whose = f"{goal.player}'s " if goal.player else ""
         want = f"{whose}{goal.value} {'at most' if goal.at_most else 'at least'} {goal.bound:,}"
@@ -547,7 +546,7 @@ class Ruleset:
         """The CR draw rule in force on this document's date (102.6, 102.4b, 104.4b), as cited."""
         date = self.draw_date()
         number = "104.4b" if date >= "2009-07-11" else "102.4b" if date >= "2005-08-01" else "102.6"
-        return f"{getattr(self, 'cite', '')}{number}"
+        return f"{self.cite}{number}"
 
     def draw_date(self) -> str:
         """The date whose Comprehensive Rules give the draw rule cited."""
@@ -558,7 +557,7 @@ class Ruleset:
         """A loop nobody can stop that runs until a chance or hidden event (FORMAT item 10):
         in every era it ends, with no fixed length."""
         facts = ctx.facts
-        event = next((s for s in ctx.scenario.steps if s.ends_loop), None)
+        event = next((s.ends_loop for s in ctx.scenario.steps if s.ends_loop), None)
         if event is None or facts.optional_controllers or facts.unless_payers:
             return None
         if any(facts.deviation_point(p) is not None for p in ctx.scenario.players):
@@ -570,12 +569,12 @@ class Ruleset:
             )
         ctx.say(
             self.loop_rule,
-            f"nobody controls an action that keeps this loop going, and it ends when “{event.ends_loop.when}”: "
+            f"nobody controls an action that keeps this loop going, and it ends when “{event.when}”: "
             "it is run until that happens.",
             quote=self.loop_quote(),
         )
         ctx.note(
-            f"The loop has no fixed length: it runs until “{event.ends_loop.when}” (FORMAT, events). Reading "
+            f"The loop has no fixed length: it runs until “{event.when}” (FORMAT, events). Reading "
             "taken in every era: it ends by itself, after a number of iterations no one can name in advance."
         )
         return Decision(Result.ENDS, open_length=True)
@@ -667,9 +666,11 @@ class Ruleset:
             and again.counts is None
             and facts.position(point) < leaver.position
         ):
-            later = facts.own_point(again.deviates, where.iterations)
+            n = where.iterations
+            assert n is not UNBOUNDED  # where is facts.point(position): finite
+            later = facts.own_point(again.deviates, n)
             if facts.position(later) < leaver.position:
-                later = facts.own_point(again.deviates, where.iterations + 1)
+                later = facts.own_point(again.deviates, n + 1)
             ctx.note(
                 f"The procedure among the players left gives {point.describe()}, which the loop has already passed when "
                 f"{leaver.player} leaves; reading taken: {again.deviates} stops at their first point after that, "
@@ -692,7 +693,7 @@ class Ruleset:
             f"{stop.player} can't perform “{stop.effect}” {forced.describe()}{application}: the requirement fails, so "
             f"{stop.player} stops sustaining the loop there."
         )
-        if not decision.point.unbounded and facts.position(decision.point) <= facts.position(forced):
+        if facts.at_or_before(decision.point, forced):
             if decision.point == forced and decision.deviates == stop.player:
                 # The procedure's cut is the failed requirement itself: say why (FORMAT items 4 and 8).
                 ctx.say(self.loop_rule, because, quote=self.loop_quote())
@@ -775,9 +776,8 @@ class Ruleset:
             if end is not None and decision.result is Result.UNSPECIFIED:
                 ctx.note(f"Left alone, the loop would end by itself {end.describe()}.")
             return decision
-        if decision.point is not None and not decision.point.unbounded:
-            if ctx.facts.position(end) > ctx.facts.position(decision.point):
-                return decision
+        if decision.point is not None and ctx.facts.before(decision.point, end):
+            return decision
         ctx.rollback(before)
         self.ends(ctx, end)
         if decision.deviates and decision.point is not None:
@@ -806,8 +806,10 @@ class Ruleset:
           is reported with the number of times it was performed by then.
         """
         facts = ctx.facts
+        if decision.counts is None:  # the caller settles only decisions with counts here
+            return decision
         first = min((c for c in decision.counts.values() if c is not UNBOUNDED), default=UNBOUNDED)
-        if end is not None and (first is UNBOUNDED or facts.position(end) <= first * facts.size):
+        if end is not None and facts.at_or_before(end, CutPoint(first, 0)):
             # Every set is still running when the bound first holds: the whole loop's end.
             ctx.rollback(before)
             self.ends(ctx, end)
@@ -837,7 +839,7 @@ class Ruleset:
         return Decision(Result.ENDS, counts=reached, end_state=state, ended_by=ctx.ended_by())
 
     def _sets_end_by_engine(
-        self, ctx: Settlement, decision: Decision, reached: Mapping[str, Count], state: Mapping[str, object], end: CutPoint | None
+        self, ctx: Settlement, decision: Decision, reached: Mapping[str, Count], state: Mapping[str, StateValue], end: CutPoint | None
     ) -> Decision:
         """Format 2: independent sets that run their own counts, and the loop stops by itself on the
         way (the engine's run of the sets, :meth:`LoopFacts.sets_run`)."""
@@ -924,7 +926,8 @@ class Ruleset:
 
     def quote(self, key: str) -> str:
         """The text of a cited rule, from this ruleset's sources (or the draw rules it cites)."""
-        return _quote(type(self), key)
+        # A class is hashable; mypy does not see type[...] as Hashable (python/mypy#11470).
+        return _quote(type(self), key)  # type: ignore[arg-type]
 
     def _lookup(self, key: str) -> str:
         for source in self.sources:
@@ -966,9 +969,42 @@ class Ruleset:
             stops.append(Stop(p, point))
         return stops
 
+    #: How this text's notes word a tie, where players would act at the same point and the text
+    #: does not say who goes first: ``{first}`` is the player taken to act, ``{others}`` the
+    #: rest, ``{reason}`` why (given by each procedure, :meth:`note_ties`).
+    tie_wording: ClassVar[str] = "{first} and {others} would act at the same point. Reading taken: {first} acts, {reason}."
+
+    def note_ties(self, ctx: Settlement, first: Stop, ties: Sequence[Stop], reason: str) -> None:
+        """Note the reading taken when ``ties`` would act at the same point as ``first``: ``first``
+        acts, because of ``reason`` (in this text's :attr:`tie_wording`)."""
+        if ties:
+            others = ", ".join(t.player for t in ties)
+            ctx.note(self.tie_wording.format(first=first.player, others=others, reason=reason))
+
+    #: The draw rule a loop of only mandatory actions cites, as this text numbers it ("102.6",
+    #: "104.4b"); empty for a text with no draw.
+    draw_rule: ClassVar[str] = ""
+    #: How this text writes a citation of the Comprehensive Rules: "" in the CR itself, "CR " in
+    #: the Tournament Rules ("CR 729.6").
+    cite: ClassVar[str] = ""
+    #: The number of the Comprehensive Rules loop rule this text applies ("713", "729"), or for the
+    #: Tournament Rules the one it overrides; empty for a text that has none.
+    number: ClassVar[str] = ""
+    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
+    renumbering: ClassVar[str] = ""
+    #: What the rule applied is called today, said when :attr:`number` is not the loop rule's
+    #: number in the newest Comprehensive Rules: ``{number}`` is :attr:`number`, ``{today}`` that
+    #: newest number (:func:`.history.number_today`).  Empty: nothing to say.
+    today_words: ClassVar[str] = ""
+
     def today(self) -> str:
-        """What the rule applied is called today, when that differs (empty by default)."""
-        return ""
+        """What the rule applied is called today, when that differs: :attr:`renumbering`, then
+        :attr:`today_words` (empty by default)."""
+        from .history import number_today  # history reads rulesets: imported when asked
+
+        now = number_today()
+        later = self.today_words.format(number=self.number, today=now) if now != self.number else ""
+        return " ".join(part for part in (self.renumbering, later) if part)
 
     def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> "Ruleset":
         """This ruleset as a later release of its document numbers it: ``number`` from ``since``.

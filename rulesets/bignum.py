@@ -66,16 +66,16 @@ class Huge:
         """(d, k): the value is ``c*base^e/k + d/k``."""
         return self.d, self.k
 
-    def __lt__(self, other) -> bool:
+    def __lt__(self, other: "Huge | int") -> bool:
         return compare(self, other) < 0
 
-    def __le__(self, other) -> bool:
+    def __le__(self, other: "Huge | int") -> bool:
         return compare(self, other) <= 0
 
-    def __gt__(self, other) -> bool:
+    def __gt__(self, other: "Huge | int") -> bool:
         return compare(self, other) > 0
 
-    def __ge__(self, other) -> bool:
+    def __ge__(self, other: "Huge | int") -> bool:
         return compare(self, other) >= 0
 
     # --- writing ----------------------------------------------------------------------------------
@@ -120,14 +120,14 @@ class Huge:
     def __str__(self) -> str:
         return self.plain()
 
-    def __eq__(self, other) -> bool:
+    def __eq__(self, other: object) -> bool:
         return isinstance(other, Huge) and equal(self, other)
 
     def __hash__(self) -> int:
         return hash((self.base, self.c, self.d, self.k, self.exponent))
 
 
-def compare(x, y) -> int:
+def compare(x: "Huge | int", y: "Huge | int") -> int:
     """-1, 0 or 1 for integers and :class:`Huge` values."""
     if isinstance(x, Huge) and isinstance(y, Huge):
         if equal(x, y):
@@ -142,7 +142,7 @@ def compare(x, y) -> int:
     return (x > y) - (x < y)
 
 
-def equal(x, y) -> bool:
+def equal(x: "Huge | int", y: "Huge | int") -> bool:
     """Exact equality of integers and :class:`Huge` values (``check`` compares numerically)."""
     if not (isinstance(x, Huge) and isinstance(y, Huge)):
         return isinstance(x, Huge) == isinstance(y, Huge) and x == y
@@ -202,7 +202,7 @@ def _make(c: int, base: int, exponent: int, d: int, k: int) -> "Huge | int":
         exponent += 1
     # (exponent < _MAX_BITS first: a float of an exponent with hundreds of digits overflows)
     if exponent < _MAX_BITS and exponent * math.log2(base) + abs(c).bit_length() < _MAX_BITS:
-        value = c * base**exponent + d
+        value: int = c * base**exponent + d  # exponent >= 0: an int (typeshed says Any for int ** int)
         if value % k:
             raise TooLarge("a value that is not an integer")
         value //= k

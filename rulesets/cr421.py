@@ -8,9 +8,14 @@ modelled here: the two-player text (the 2004 ruleset, 2003-07-01) and the final 
 
 from __future__ import annotations
 
+from typing import ClassVar, Iterable, Mapping
+
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
-from .scenario import UNBOUNDED, Count, CutPoint
+from .scenario import UNBOUNDED, Count, CutPoint, higher
+
+#: Who acts first at a tie, in every 421 procedure.
+_FIRST_NAMER = "who named the number or comes first in turn order from the active player (who receives priority first)"
 
 
 class Cr2004(Ruleset):
@@ -36,12 +41,17 @@ class Cr2004(Ruleset):
     document = "Comprehensive Rules, rule 421 \u201cHandling \u2018Infinite\u2019 Loops\u201d, two-player text"
     effective = "2003-07-01"
     in_force = ("1999-04-23", "2005-07-31")
-    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5")
+    rule_ids: ClassVar[tuple[str, ...]] = ("421.1", "421.2", "421.3", "421.4", "421.5")
     sources = (Source("2003-07-01_cr_421.txt"),)
     amends = "summary-1998"
     summary = "Two-player infinity rules: the nonactive player has the last word; independent sets may only go higher."
     loop_rule = "421.1"
     draw_rule = "102.6"
+    today_words = "Rule 421 was replaced by rule 713 \u201cTaking Shortcuts\u201d on 2009-07-11; that rule is {today} today."
+    tie_wording = (
+        "{first} and {others} would act at the same point; the text does not say who acts first. "
+        "Reading taken: {first}, {reason}."
+    )
 
     # --- hooks ----------------------------------------------------------------------------------
 
@@ -120,7 +130,7 @@ class Cr2004(Ruleset):
             f"the loop contains only mandatory actions; {first.player} means to break it ({ctx.means(first.player)}) "
             f"{first.point.describe()}, so it runs until then and {first.player} breaks it.",
         )
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
@@ -141,7 +151,7 @@ class Cr2004(Ruleset):
             ctx.say("421.2", f"nobody intervenes sooner: the loop repeats {times(number)} and {controller} stops {first.point.describe()}.")
         else:
             ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before {controller}'s number is reached: \u201cwhichever comes first\u201d.")
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     two_player_text = True
@@ -169,7 +179,7 @@ class Cr2004(Ruleset):
             if player == first:
                 continue
             theirs = ctx.number(player)
-            if theirs is not UNBOUNDED and (number is UNBOUNDED or theirs < number):
+            if higher(number, theirs):
                 ctx.say("421.3", f"{player} chooses a lower number, {theirs:,}: the loop continues that many times plus the fraction that gives {holder} the last word.")
                 number, holder = theirs, player
             else:
@@ -182,7 +192,7 @@ class Cr2004(Ruleset):
             f"the loop stops {point.describe()}: {last.by if last else 'nobody'} has acted last and {deviator}, next to act, does something different.",
         )
         own = facts.deviation_point(deviator)
-        if own is not None and not point.unbounded and facts.position(point) > facts.position(own):
+        if own is not None and not point.unbounded and facts.before(own, point):
             ctx.note(
                 f"421.3 fixes the fraction by who has the last word, so the loop runs past the point {deviator} "
                 f"announced ({own.describe()})."
@@ -193,7 +203,7 @@ class Cr2004(Ruleset):
                 ctx.note(f"421.3 has players choose whole numbers; {player}'s partial point is read as {intent.after:,} and the fraction is fixed by the rule.")
         return Decision(Result.SHORTCUT, point, deviator)
 
-    def last_word_point(self, ctx: Settlement, involved, number: Count, deviator: str) -> CutPoint:
+    def last_word_point(self, ctx: Settlement, involved: tuple[str, ...], number: Count, deviator: str) -> CutPoint:
         """The first choice point of ``deviator`` after ``number`` iterations at which another
         involved player's loop action was the last one performed ("the last word").
 
@@ -202,33 +212,21 @@ class Cr2004(Ruleset):
         iterations whenever another involved player has a choice, so the scan is bounded.
         """
         facts = ctx.facts
-        size = facts.size
         choosers: dict[int, set[str]] = {}
         for p in involved:
             for i in self.choice_steps(ctx, p):
                 choosers.setdefault(i, set()).add(p)
-        base = 2 if number is UNBOUNDED else number
-        for offset in range(2 * size):
-            position = base * size + offset
-            k = position % size
-            if deviator not in choosers.get(k, ()):
+        # An unbounded number is as good as any number past the start: two iterations in, the
+        # steps before each point are those of a whole iteration.
+        start = CutPoint(2 if number is UNBOUNDED else number, 0)
+        for point in facts.points_from(start, 2 * facts.size):
+            if deviator not in choosers.get(point.steps, ()):
                 continue
-            previous = self._previous_choosers(choosers, position, size)
+            # Who made the last loop choice performed before this point (nobody at the start).
+            previous = next((choosers[k] for k in facts.steps_before(point) if k in choosers), set())
             if previous - {deviator}:
-                n = UNBOUNDED if number is UNBOUNDED else position // size
-                return CutPoint(n, k)
+                return CutPoint(UNBOUNDED, point.steps) if number is UNBOUNDED else point
         raise AssertionError("a dependent loop always gives some player the last word")
-
-    @staticmethod
-    def _previous_choosers(choosers: dict, position: int, size: int) -> set[str]:
-        """Who made the last loop choice performed before ``position`` (nobody at the start)."""
-        for back in range(1, size + 1):
-            p = position - back
-            if p < 0:
-                return set()
-            if p % size in choosers:
-                return choosers[p % size]
-        return set()
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """421.5 (2004): the active player names; the nonactive player agrees or goes higher."""
@@ -246,7 +244,7 @@ class Cr2004(Ruleset):
         ctx.say("421.5", f"{ctx.who(active)} chooses a number: {describe_count(number)}.")
         theirs = ctx.number(other)
         counts: dict[str, Count] = {active: number}
-        if _higher(theirs, number):
+        if higher(theirs, number):
             ctx.say("421.5", f"{other} chooses a higher number for their own actions: {describe_count(theirs)}.")
             counts[other] = theirs
             ctx.note(
@@ -264,27 +262,11 @@ class Cr2004(Ruleset):
                 )
         return Decision(Result.SHORTCUT, counts=_in_order(counts, ctx.scenario.players))
 
-    def _note_ties(self, ctx: Settlement, first: Stop, ties: list[Stop]) -> None:
-        if ties:
-            names = ", ".join(t.player for t in ties)
-            ctx.note(
-                f"{first.player} and {names} would act at the same point; the text does not say who acts first. "
-                f"Reading taken: {first.player}, {self._tie_reason(ctx, first)}."
-            )
-
-    def _tie_reason(self, ctx: Settlement, first: Stop) -> str:
-        return "who named the number or comes first in turn order from the active player (who receives priority first)"
-
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
         return False
 
-    def today(self) -> str:
-        from .history import number_today
 
-        return f"Rule 421 was replaced by rule 713 \u201cTaking Shortcuts\u201d on 2009-07-11; that rule is {number_today()} today."
-
-
-    def _outside_independent(self, ctx: Settlement, involved, decision: Decision) -> Decision:
+    def _outside_independent(self, ctx: Settlement, involved: tuple[str, ...], decision: Decision) -> Decision:
         """421.5 gives each set its number; a player outside the sets doesn't change them."""
         for player in ctx.facts.turn_order:
             point = ctx.facts.deviation_point(player)
@@ -296,7 +278,7 @@ class Cr2004(Ruleset):
                 )
         return decision
 
-    def _outside_players(self, ctx: Settlement, involved, decision: Decision, rule: str) -> Decision:
+    def _outside_players(self, ctx: Settlement, involved: tuple[str, ...], decision: Decision, rule: str) -> Decision:
         """Players outside a multiplayer 421.3 loop who act first (the rule is silent on them)."""
         facts = ctx.facts
         outsiders = [p for p in facts.turn_order if p not in involved]
@@ -304,14 +286,14 @@ class Cr2004(Ruleset):
         if not stops:
             return decision
         first, ties = earliest(stops, facts, facts.turn_order)
-        if decision.point is not None and not decision.point.unbounded and facts.position(first.point) >= facts.position(decision.point):
+        if decision.point is not None and not facts.before(first.point, decision.point):
             return decision
         ctx.note(
             f"{rule} does not mention players outside the loop. Reading taken: as 421.2 says, another player "
             "may intervene, and the loop stops there."
         )
         ctx.say("421.2", f"{first.player} intervenes {first.point.describe()}, before the loop reaches that number.")
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
 
@@ -340,7 +322,7 @@ class Cr2005(Cr2004):
     citation = "Comprehensive Rules effective 2005-08-01 (multiplayer rules merged); the same rules until 2008-09-30"
     effective = "2005-08-01"
     in_force = ("2005-08-01", "2008-09-30")
-    rule_ids = ("421.1", "421.2", "421.3", "421.4", "421.5")
+    rule_ids: ClassVar[tuple[str, ...]] = ("421.1", "421.2", "421.3", "421.4", "421.5")
     sources = (Source("2005-08-01_cr_421.txt"),)
     amends = "cr-2004"
     summary = "Multiplayer rewrite: the first involved player names; independent sets: nonactive players in APNAP order agree or go higher."
@@ -393,7 +375,7 @@ class Cr2005(Cr2004):
             if player == first:
                 continue
             theirs = ctx.number(player)
-            if _higher(theirs, number):
+            if higher(theirs, number):
                 ctx.say("421.5", f"{player}, in APNAP order, chooses a higher number for their own actions: {describe_count(theirs)}.")
                 counts[player] = theirs
             else:
@@ -461,7 +443,7 @@ class Cr2008(Cr2005):
             f"nobody can be forced to pay, but {first.player} chooses to ({ctx.means(first.player)}) "
             f"{first.point.describe()}: the loop runs until then and the payment breaks it.",
         )
-        self._note_ties(ctx, first, ties)
+        self.note_ties(ctx, first, ties, _FIRST_NAMER)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
@@ -477,11 +459,5 @@ class Cr2008(Cr2005):
         return self._outside_independent(ctx, involved, decision)
 
 
-def _higher(a: Count, b: Count) -> bool:
-    if a is UNBOUNDED:
-        return b is not UNBOUNDED
-    return b is not UNBOUNDED and a > b
-
-
-def _in_order(counts: dict, players) -> dict:
+def _in_order(counts: Mapping[str, Count], players: Iterable[str]) -> dict[str, Count]:
     return {p: counts[p] for p in players if p in counts}

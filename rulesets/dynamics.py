@@ -28,13 +28,29 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Mapping, Union
+from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, Union
 
 from .bignum import Huge, TooLarge, compare, power_value
-from .scenario import UNBOUNDED, Count, CutPoint, End, Goal, Scenario, Step, set_owners
+from .scenario import UNBOUNDED, Count, CutPoint, End, Goal, Scenario, Step, Unbounded, set_owners
+
+if TYPE_CHECKING:
+    from .outcome import StateValue
 
 Component = Union[str, tuple[str, str]]
 """A plain value's name, or (name, player) for one player's entry of a per-player value."""
+
+Amount = Union[bool, int, Huge, Unbounded]
+"""A component's value: a boolean, an integer (a :class:`Huge` expression when too large to
+write), or UNBOUNDED (only in the state of a loop that goes on forever)."""
+
+Guard = tuple[Component, int, "Affine", int, bool, bool]
+"""One check in a traced block: the component, how many of its maps came before, the map
+applied before the check, the bound, whether it is an upper bound, and the outcome it had."""
+
+Regime = tuple["_State", int, dict[Component, "Affine"], "_Trace", int]
+"""A loop that goes on forever: (the state at the start of a block from which every block is
+the same, where the traced block began, each component's map over a block, that block's trace,
+the block's length in steps)."""
 
 #: Applications the engine may play one by one in a single run before giving up (see TooLarge).
 PLAY_BUDGET = 400_000
@@ -67,10 +83,12 @@ class Affine:
         if other.identity:
             return self
         if self.m == 0:
-            return Affine(0, other.apply(self.a))
+            value = other.apply(self.a)
+            assert isinstance(value, int)  # a map of an int or a bool is one (bool is an int)
+            return Affine(0, value)
         return Affine(self.m * other.m, other.m * self.a + other.a)
 
-    def apply(self, x):
+    def apply(self, x: Amount) -> Amount:
         """The map's value at ``x`` (an int, a bool, a :class:`Huge` or UNBOUNDED)."""
         if self.m == 0:
             return self.a
@@ -84,7 +102,7 @@ class Affine:
 IDENTITY = Affine()
 
 
-def power(f: Affine, s: int, x):
+def power(f: Affine, s: int, x: Amount) -> Amount:
     """``f`` applied ``s`` times to ``x``, in closed form (exact; huge values as expressions)."""
     if s == 0 or f.identity:
         return x
@@ -117,7 +135,7 @@ def _log_exact(m: int, root: int) -> int | None:
     return j if v == m else None
 
 
-def holds(value, bound: int, at_most: bool) -> bool:
+def holds(value: Amount, bound: int, at_most: bool) -> bool:
     """``value <= bound`` (at_most) or ``value >= bound``; huge values compare by sign."""
     if value is UNBOUNDED or isinstance(value, bool):
         return False
@@ -125,7 +143,7 @@ def holds(value, bound: int, at_most: bool) -> bool:
     return c <= 0 if at_most else c >= 0
 
 
-def first_block(x0, f: Affine, q: Affine, bound: int, at_most: bool, start: int = 1) -> int | None:
+def first_block(x0: Amount, f: Affine, q: Affine, bound: int, at_most: bool, start: int = 1) -> int | None:
     """The smallest ``s >= start`` with ``q(f^s(x0))`` <= or >= ``bound``; None if there is none.
 
     ``f`` and ``q`` have multipliers >= 0, so the sequence is monotone from ``s = 1`` on (from
@@ -144,7 +162,7 @@ def first_block(x0, f: Affine, q: Affine, bound: int, at_most: bool, start: int 
     else:
         yb = -((q.a - bound) // q.m)
 
-    def ok(y) -> bool:
+    def ok(y: Amount) -> bool:
         return holds(y, yb, at_most)
 
     m, a = f.m, f.a
@@ -153,6 +171,8 @@ def first_block(x0, f: Affine, q: Affine, bound: int, at_most: bool, start: int 
     y_start = power(f, start, x0)
     if ok(y_start):
         return start
+    if isinstance(y_start, (bool, Unbounded)):
+        return None  # a boolean or an unbounded value never meets an integer bound (holds)
     if m == 1:
         toward = (a < 0) if at_most else (a > 0)
         if not toward:
@@ -208,7 +228,7 @@ class Event:
     step: int | None = None
     application: int = 0
     times: int = 1
-    state: Mapping | None = None
+    state: "Mapping[str, StateValue] | None" = None
 
 
 @dataclass(frozen=True)
@@ -228,23 +248,21 @@ class Run:
 
     stop: Event | None
     eliminations: list[Elimination]
-    state: dict
+    state: "dict[str, StateValue]"
     position: int | None
     forever: bool = False
     present: tuple[str, ...] = ()
-    regime: tuple | None = None
-    """When ``forever``: (the state at the start of a block from which every block is the same,
-    the position where the block that was traced began, each component's map over a block, that
-    block's trace, the block's length in steps)."""
+    regime: Regime | None = None
+    """When ``forever``: how every block from then on repeats (:data:`Regime`)."""
 
 
 @dataclass
 class _State:
-    values: dict
-    pointers: dict
+    values: dict[Component, Amount]
+    pointers: dict[int, str]
     present: tuple[str, ...]
     position: int
-    retired: frozenset = frozenset()
+    retired: frozenset[str | None] = frozenset()
     """Independent sets that have run their own number of times: their steps are skipped."""
 
     def copy(self) -> "_State":
@@ -255,16 +273,16 @@ class _State:
 class _Trace:
     """One block as played: each component's maps in order, and every guard's outcome there."""
 
-    maps: dict = field(default_factory=dict)
-    guards: list = field(default_factory=list)
-    positions: dict = field(default_factory=dict)
+    maps: dict[Component, list[Affine]] = field(default_factory=dict)
+    guards: list[Guard] = field(default_factory=list)
+    positions: dict[Component, list[int]] = field(default_factory=dict)
     """For each component, the position (step) at which each of its maps was applied."""
 
-    def apply(self, comp, f: Affine, position: int) -> None:
+    def apply(self, comp: Component, f: Affine, position: int) -> None:
         self.maps.setdefault(comp, []).append(f)
         self.positions.setdefault(comp, []).append(position)
 
-    def guard(self, comp, extra: Affine, bound: int, at_most: bool, outcome: bool) -> None:
+    def guard(self, comp: Component, extra: Affine, bound: int, at_most: bool, outcome: bool) -> None:
         """A check of ``extra(value of comp now)`` against a bound, with the outcome it had."""
         self.guards.append((comp, len(self.maps.get(comp, ())), extra, bound, at_most, outcome))
 
@@ -286,7 +304,7 @@ class Dynamics:
         self._maps = [self._step_maps(s) for s in self.steps]
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
         self.owners = set_owners(self.steps)
-        self._runs: dict = {}
+        self._runs: dict[tuple[Count, Goal | None, tuple[tuple[int, str], ...]], Run] = {}
         self._pending: list[Elimination] = []
 
     # --- compiling -----------------------------------------------------------------------------
@@ -315,7 +333,7 @@ class Dynamics:
         return out
 
     def initial(self) -> _State:
-        values: dict = {}
+        values: dict[Component, Amount] = {}
         for name, start in self.scenario.state.items():
             if isinstance(start, Mapping):
                 for player, v in start.items():
@@ -324,12 +342,12 @@ class Dynamics:
                 values[name] = start
         return _State(values, {}, tuple(self.scenario.players), 0)
 
-    def state_of(self, values: Mapping) -> dict:
+    def state_of(self, values: Mapping[Component, Amount]) -> "dict[str, StateValue]":
         """Component values as a scenario state: ``{name: value}``, per-player as ``{player: value}``."""
-        out: dict = {}
+        out: dict[str, StateValue] = {}
         for name, start in self.scenario.state.items():
             if isinstance(start, Mapping):
-                out[name] = {p: values[(name, p)] for p in start}
+                out[name] = {p: _entry(values[(name, p)]) for p in start}
             else:
                 out[name] = values[name]
         return out
@@ -359,7 +377,7 @@ class Dynamics:
             st.pointers[j] = chosen
         return (chosen,)
 
-    def period(self, present: Iterable[str], retired: frozenset = frozenset()) -> int:
+    def period(self, present: Iterable[str], retired: frozenset[str | None] = frozenset()) -> int:
         """Iterations after which every rotating target is back where it was (1 if none rotates)."""
         present = set(present)
         r = 1
@@ -419,13 +437,13 @@ class Dynamics:
                 return Event(kind, st.position, what, step.by, j, app, step.times, self.state_of(st.values))
         # 2. mul, add, set; 3. clamp
         maps = self._maps[j]
-        touched = []
+        touched: list[Component] = []
         targets = None
         for name, f in maps.items():
             if name in self.per_player:
                 if targets is None:
                     targets = self._targets(j, st, advance=True)
-                comps = [(name, p) for p in targets]
+                comps: list[Component] = [(name, p) for p in targets]
             else:
                 comps = [name]
             for comp in comps:
@@ -455,7 +473,7 @@ class Dynamics:
         # 4. ends, in file order, on what changed
         return self._check_ends(st, j, app, touched, trace)
 
-    def _check_ends(self, st: _State, j: int, app: int, touched, trace: _Trace | None) -> Event | None:
+    def _check_ends(self, st: _State, j: int, app: int, touched: list[Component], trace: _Trace | None) -> Event | None:
         if not self.ends:
             return None
         touched_set = set(touched)
@@ -464,6 +482,7 @@ class Dynamics:
         for end in self.ends:
             if end.loses is not None and end.loses not in st.present:
                 continue  # an end that names a player who left drops out
+            comps: list[Component]
             if end.value in self.per_player:
                 comps = [(end.value, p) for p in st.present if (end.value, p) in touched_set]
             else:
@@ -505,6 +524,7 @@ class Dynamics:
                     return Event("nosteps", where, last_effect, None, j, app, self.steps[j].times, state)
                 return Event("elimination", where, last_effect, None, j, app, self.steps[j].times, state)
         state = state or self.state_of(st.values)
+        assert terminal is not None
         return Event("end", where, terminal.effect, None, j, app, self.steps[j].times, state)
 
     def _order_from(self, player: str) -> tuple[str, ...]:
@@ -514,14 +534,14 @@ class Dynamics:
 
     # --- the run ---------------------------------------------------------------------------------------
 
-    def run(self, limit=UNBOUNDED, goal: Goal | None = None, counts: Mapping[str, Count] | None = None) -> Run:
+    def run(self, limit: Count = UNBOUNDED, goal: Goal | None = None, counts: Mapping[str, Count] | None = None) -> Run:
         """Run the loop from the start to position ``limit`` (or unbounded), in closed form.
 
         With ``counts`` (independent sets, FORMAT item 3 and docs/READINGS.md): each player's set
         runs side by side with the others and stops after its own number of iterations; from
         then on its steps are skipped.  Sets not named run on.
         """
-        retire = ()
+        retire: tuple[tuple[int, str], ...] = ()
         if counts is not None:
             retire = tuple(sorted((c * self.size, p) for p, c in counts.items() if c is not UNBOUNDED))
         key = (limit, goal, retire)
@@ -529,11 +549,11 @@ class Dynamics:
             self._runs[key] = self._run(limit, goal, list(retire))
         return self._runs[key]
 
-    def _run(self, limit, goal: Goal | None, retire: list | None = None) -> Run:
+    def _run(self, limit: Count, goal: Goal | None, retire: list[tuple[int, str]] | None = None) -> Run:
         retire = retire or []
         final = limit
         st = self.initial()
-        self._pending: list[Elimination] = []
+        self._pending = []
         eliminations: list[Elimination] = []
         budget = PLAY_BUDGET
         size = self.size
@@ -549,12 +569,13 @@ class Dynamics:
                 length_index = 0
             if final is not UNBOUNDED and st.position >= final:
                 return Run(None, eliminations, self.state_of(st.values), st.position, present=st.present)
-            # The next stop of the closed form: the limit, or the next set to stop before it.
-            limit = final if not retire or (final is not UNBOUNDED and final <= retire[0][0]) else retire[0][0]
-            unbounded = limit is UNBOUNDED
+            # The next stop of the closed form: the limit, or the next set to stop before it (None: no stop).
+            upto: int | None = None if final is UNBOUNDED else final
+            if retire and (upto is None or retire[0][0] < upto):
+                upto = retire[0][0]
             if st.position % size:
                 end = (st.position // size + 1) * size
-                event = self._play(st, end if unbounded else min(end, limit), None, goal)
+                event = self._play(st, end if upto is None else min(end, upto), None, goal)
                 budget -= size
                 if event is not None:
                     eliminations += self._take()
@@ -563,9 +584,9 @@ class Dynamics:
                 continue
             cycle = self.period(st.present, st.retired)
             block_len = cycle * _BLOCK_LENGTHS[length_index] * size
-            if not unbounded and limit - st.position < block_len:
-                event = self._play(st, limit, None, goal)
-                budget -= limit - st.position
+            if upto is not None and upto - st.position < block_len:
+                event = self._play(st, upto, None, goal)
+                budget -= upto - st.position
                 if event is not None:
                     eliminations += self._take()
                     if event.kind != "elimination":
@@ -588,7 +609,7 @@ class Dynamics:
             if st.pointers != start.pointers:
                 continue  # a skipped rotating step moved the cycle: no jump from this block
             maps = {comp: _compose(fs) for comp, fs in trace.maps.items()}
-            flip = None
+            flip: int | None = None
             for comp, index, extra, bound, at_most, outcome in trace.guards:
                 f = maps.get(comp, IDENTITY)
                 q = _compose(trace.maps.get(comp, [])[:index]).then(extra)
@@ -601,10 +622,10 @@ class Dynamics:
                     flip = s
                     if flip == 1:
                         break
-            if unbounded:
+            if upto is None:
                 target = flip
             else:
-                whole = (limit - start.position) // block_len
+                whole = (upto - start.position) // block_len
                 target = whole if flip is None else min(flip, whole)
             if target is None:
                 # Nothing ever changes again: the loop goes on forever in this pattern.
@@ -627,7 +648,7 @@ class Dynamics:
         out, self._pending = list(self._pending), []
         return out
 
-    def _stopped(self, event: Event, eliminations, st: _State) -> Run:
+    def _stopped(self, event: Event, eliminations: list[Elimination], st: _State) -> Run:
         state = dict(event.state) if event.state is not None else self.state_of(st.values)
         return Run(event, eliminations, state, event.position, present=st.present)
 
@@ -642,13 +663,14 @@ class Dynamics:
         """The loop left alone, nobody deviating: where (and how) it stops, if it does."""
         return self.run(UNBOUNDED)
 
-    def state_at(self, point: CutPoint) -> dict:
+    def state_at(self, point: CutPoint) -> "dict[str, StateValue]":
         """Every tracked value at a cut point (a point past the loop's stop: the state there)."""
         if point.unbounded:
             run = self.natural
             if run.forever:
                 return self._unbounded_state(run, point.steps)
             return run.state
+        assert point.iterations is not UNBOUNDED
         position = point.iterations * self.size + point.steps
         stop = self.natural.stop
         if stop is not None and stop.kind != "goal" and stop.position <= position:
@@ -658,14 +680,15 @@ class Dynamics:
         run = self.run(position)
         return run.state
 
-    def unbounded_state(self, run: Run) -> dict:
+    def unbounded_state(self, run: Run) -> "dict[str, StateValue]":
         """The state after an unbounded number of iterations of a run that goes on forever."""
         return self._unbounded_state(run, 0)
 
-    def _unbounded_state(self, run: Run, steps: int) -> dict:
+    def _unbounded_state(self, run: Run, steps: int) -> "dict[str, StateValue]":
         """The state at (unbounded, ``steps``): each value that no longer changes from one cycle to
         the next, at that point of the iteration (the same in every iteration of the cycle), else
         UNBOUNDED; a value assigned before that point is known whatever came before."""
+        assert run.regime is not None
         start, origin, maps, trace, block_len = run.regime
         iterations = block_len // self.size
         values = {}
@@ -687,7 +710,7 @@ class Dynamics:
             values[comp] = first if all(_same(v, first) for v in seen) else UNBOUNDED
         return self.state_of(values)
 
-    def eliminations_until(self, position) -> list[Elimination]:
+    def eliminations_until(self, position: Count) -> list[Elimination]:
         """Everyone who left at or before ``position`` (UNBOUNDED: ever), in order."""
         run = self.natural if position is UNBOUNDED else self.run(position)
         return [e for e in run.eliminations if position is UNBOUNDED or e.position <= position]
@@ -711,7 +734,7 @@ class Dynamics:
         return _first_repeat(self)
 
 
-def _same(x, y) -> bool:
+def _same(x: Amount, y: Amount) -> bool:
     if x is UNBOUNDED or y is UNBOUNDED:
         return x is y
     if isinstance(x, bool) or isinstance(y, bool):
@@ -719,11 +742,17 @@ def _same(x, y) -> bool:
     return x == y
 
 
-def _compose(fs) -> Affine:
+def _compose(fs: Sequence[Affine]) -> Affine:
     out = IDENTITY
     for f in fs:
         out = out.then(f)
     return out
+
+
+def _entry(value: Amount) -> "int | Huge | Unbounded":
+    """One player's entry of a per-player value (never a boolean: per-player values are integers)."""
+    assert not isinstance(value, bool)
+    return value
 
 
 def _first_repeat(dyn: Dynamics) -> CutPoint | None:
@@ -735,6 +764,7 @@ def _first_repeat(dyn: Dynamics) -> CutPoint | None:
     run = dyn.natural
     if not run.forever:
         return None
+    assert run.regime is not None
     start, _, maps, trace, block_len = run.regime
     if any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items()):
         return None

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
+from typing import Collection, Iterable
 
 from .base import Ruleset
 
@@ -240,7 +241,7 @@ def end_in_words(ruleset: Ruleset) -> str | None:
 
 def in_force_today(ruleset: Ruleset) -> str:
     """ "in force", and for a CR loop rule renumbered since its text, the number it has today."""
-    number = getattr(ruleset, "number", "")
+    number = ruleset.number
     if is_cr_loop_rule(ruleset) and number != number_today():
         return f"in force (rule {number_today()} since {since_today()})"
     return "in force"
@@ -248,7 +249,7 @@ def in_force_today(ruleset: Ruleset) -> str:
 
 def is_cr_loop_rule(ruleset: Ruleset) -> bool:
     """True for a Comprehensive Rules "Taking Shortcuts" text (its rules carry the loop rule's number)."""
-    number = getattr(ruleset, "number", "")
+    number = ruleset.number
     return number in SHORTCUT_RULE_SEQUENCE and any(r.startswith(number + ".") for r in ruleset.rule_ids)
 
 
@@ -267,7 +268,7 @@ class AsOf:
     notes: tuple[str, ...]
 
 
-def as_of(rulesets, date: str) -> AsOf:
+def as_of(rulesets: Collection[Ruleset], date: str) -> AsOf:
     """The CR (and the MTR, where one existed) in force on ``date``, numbered as on that day.
 
     Where the sources don't date a change, every text that may have been in force is returned,
@@ -292,7 +293,7 @@ def as_of(rulesets, date: str) -> AsOf:
         chosen += certain + maybe
     undated: list[str] = []
     for i, ruleset in enumerate(chosen):
-        number = getattr(ruleset, "number", "")
+        number = ruleset.number
         if number not in SHORTCUT_RULE_SEQUENCE or not numbering.number:
             continue
         if not numbering.certain:
@@ -307,7 +308,7 @@ def as_of(rulesets, date: str) -> AsOf:
     return AsOf(date, tuple(chosen), tuple(notes))
 
 
-def lines(rulesets) -> list[list[Ruleset]]:
+def lines(rulesets: Collection[Ruleset]) -> list[list[Ruleset]]:
     """The rulesets grouped into lines of descent (via ``amends``), each oldest first.
 
     The built-ins form two lines: the Comprehensive Rules (with the Rules Summary before them)
@@ -327,6 +328,6 @@ def lines(rulesets) -> list[list[Ruleset]]:
     return out
 
 
-def predecessor(rulesets, ruleset: Ruleset) -> Ruleset | None:
+def predecessor(rulesets: Iterable[Ruleset], ruleset: Ruleset) -> Ruleset | None:
     """The ruleset this one amends, if it is registered."""
     return next((r for r in rulesets if r.key == ruleset.amends), None)

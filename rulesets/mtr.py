@@ -10,9 +10,11 @@ restarting a loop without a relevant change, and otherwise leaves the CR in forc
 
 from __future__ import annotations
 
+from typing import ClassVar, Iterable
+
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result, StoppedBy
-from .scenario import UNBOUNDED
+from .scenario import UNBOUNDED, Count, CutPoint
 from .shortcuts import Cr2009Sept
 
 MTR = "MTR 4.4"
@@ -39,19 +41,19 @@ class Mtr2018(Cr2009Sept):
     """
 
     key = "mtr-2018"
-    aliases = ("mtr-4.4-2018",)
+    aliases: ClassVar[tuple[str, ...]] = ("mtr-4.4-2018",)
     name = "MTR 4.4 (2018)"
     document = "Magic Tournament Rules, section 4.4 \u201cLoops\u201d, first text"
     citation = "Magic Tournament Rules effective 2018-07-13, section 4.4"
     effective = "2018-07-13"
     # Replaced by the current text on a day the sources don't give, but by 2025-11-10, when a
     # dated copy of the current text exists.
-    in_force = ("2018-07-13", "unknown")
+    in_force: ClassVar[tuple[str, str | None]] = ("2018-07-13", "unknown")
     superseded_by = "2025-11-10"
     rule_ids = (MTR,)
     number = "720"
     sources = (Source("2018-07-13_mtr_4.4.txt", mtr_section=MTR), Source("2018-07-13_cr_720.txt", prefix="CR "))
-    amends = None
+    amends: ClassVar[str | None] = None
     overrides = "cr-2009-09"
     summary = "Tournament loops: everyone names a number, the lowest wins; no non-deterministic loops; no restarts."
     cite = "CR "
@@ -61,15 +63,9 @@ class Mtr2018(Cr2009Sept):
     has_choices_paragraph = False
     #: No choices paragraph, and the ruling under this text: a choice is its maker's way out.
     choice_sustains = False
+    today_words = "The CR rule it overrides, {number}, is numbered {today} today."
 
-    def today(self) -> str:
-        from .history import number_today
-
-        now = number_today()
-        later = "" if now == self.number else f"The CR rule it overrides, {self.number}, is numbered {now} today."
-        return " ".join(part for part in (self.renumbering, later) if part)
-
-    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict[str, str]:
         """The MTR's own text stays; only the CR it is read with is cited as renumbered."""
         return {"cr_date": text[0] if text else self.cr_date}
 
@@ -128,7 +124,8 @@ class Mtr2018(Cr2009Sept):
         if not facts.state_repeats:
             return Decision(Result.NO_SHORTCUT)
         repeat = facts.first_repeat
-        after = 1 if facts.dynamics is None or repeat is None else max(1, repeat.iterations)
+        # (the first repeat is a finite point: the UNBOUNDED test only tells mypy so)
+        after: Count = 1 if facts.dynamics is None or repeat is None or repeat.iterations is UNBOUNDED else max(1, repeat.iterations)
         involved = self.involved(ctx)
         if not involved:
             ctx.note(
@@ -140,13 +137,14 @@ class Mtr2018(Cr2009Sept):
         point = facts.own_point(player, after)
         if facts.dynamics is not None and repeat is not None:
             # Format 2: the player's first point to deviate at or after the repeated state.
-            mine = set(facts.choice_steps(player, unless=False))
-            start = facts.position(repeat)
-            point = next(facts.point(p) for p in range(start, start + facts.size + 1) if p % facts.size in mine)
+            found = facts.next_point(repeat, facts.choice_steps(player, unless=False))
+            if found is None:
+                raise AssertionError("an involved player has a choice every iteration")
+            point = found
             after = point.iterations
         own = facts.deviation_point(player)
         forced = True
-        if own is not None and facts.position(own) < facts.position(point):
+        if own is not None and facts.before(own, point):
             point, forced = own, False
         self.mtr(
             ctx,
@@ -223,7 +221,7 @@ class Mtr2018(Cr2009Sept):
         first, ties = earliest(stops, facts, facts.turn_order)
         self.mtr(ctx, words, f"the game advances through the lowest number, {_iterations(first.point.iterations)}, and {first.player} takes an action to break the loop.")
         self._partial(ctx, first)
-        self._note_ties(ctx, first, ties, "the first to choose it in turn order")
+        self.note_ties(ctx, first, ties, "the first to choose it in turn order")
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
@@ -235,18 +233,21 @@ class Mtr2018(Cr2009Sept):
         others = [p for p in facts.turn_order if p != controller]
         stops = [Stop(controller, ctx.point(controller))]
         for stop in self.intervening(ctx, others, need_means=False):
-            if not _earlier(facts, stop, stops[0]):
+            if not facts.before(stop.point, stops[0].point):
                 self.mtr(ctx, words, f"{stop.player} agrees.")
-            elif stops[0].point.unbounded or stop.point.iterations < stops[0].point.iterations:
+            elif not facts.same_iteration(stop.point, stops[0].point):
                 self.mtr(ctx, words, f"{stop.player} announces a lower number, intending to intervene {stop.point.describe()}.")
             else:
                 self.mtr(ctx, words, f"{stop.player} announces the same number, intending to intervene earlier in the next iteration: {stop.point.describe()}.")
             stops.append(stop)
         first, ties = earliest(stops, facts, [controller] + others)
-        self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
+        if self._forced(ctx, first):
+            self.mtr(ctx, words, f"the game advances to {first.point.describe()}, where {first.player} can no longer take their step (its requirement fails), and {first.player} receives priority.")
+        else:
+            self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen, to {first.point.describe()}, and {first.player} receives priority.")
         self._partial(ctx, first)
         self._choice(ctx, first)
-        self._note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
+        self.note_ties(ctx, first, ties, "who chose the number first (the player involved, then the others in turn order)")
         self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player)
 
@@ -263,7 +264,7 @@ class Mtr2018(Cr2009Sept):
         )
         return self._lowest_number(ctx, involved, per_player=involved)
 
-    def _lowest_number(self, ctx: Settlement, involved, per_player) -> Decision:
+    def _lowest_number(self, ctx: Settlement, involved: tuple[str, ...], per_player: tuple[str, ...] | None) -> Decision:
         facts = ctx.facts
         across = ctx.scenario.loop.spans_turns
         words = "across turns" if across else "within a turn"
@@ -296,19 +297,37 @@ class Mtr2018(Cr2009Sept):
             where = "at the point they stop taking an action to sustain the loop"
         else:
             where = "where they stop sustaining the loop"
-        self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen ({first.player}'s) and {first.player} receives priority {where}: {first.point.describe()}.")
+        if self._forced(ctx, first):
+            self.mtr(ctx, words, f"the game advances to {first.point.describe()}, where {first.player} can no longer take their step (its requirement fails), and {first.player} receives priority there.")
+        else:
+            self.mtr(ctx, words, f"the game advances through the lowest number of iterations chosen ({first.player}'s) and {first.player} receives priority {where}: {first.point.describe()}.")
         self._partial(ctx, first)
         self._choice(ctx, first)
-        self._note_ties(ctx, first, ties, "the first to choose it in turn order")
+        self.note_ties(ctx, first, ties, "the first to choose it in turn order")
         self._same_number(ctx, first, stops)
         return Decision(Result.SHORTCUT, first.point, first.player, per_player=tuple(per_player) if per_player else None)
 
-    def _same_number(self, ctx: Settlement, first: Stop, stops) -> None:
+    @staticmethod
+    def _forced(ctx: Settlement, stop: Stop) -> bool:
+        """Whether ``stop`` is where its player's optional step can no longer be paid for, before
+        the number they chose (FORMAT item 8): nobody chose that point."""
+        facts = ctx.facts
+        forced = facts.forced_point(stop.player)
+        if forced is None or stop.point != forced:
+            return False
+        intent = ctx.scenario.intent(stop.player)
+        if intent.never or intent.after is None:
+            return True
+        meant = CutPoint(intent.after, intent.step if intent.step is not None else facts.first_choice(stop.player) or 0)
+        return facts.before(forced, meant)
+
+    def _same_number(self, ctx: Settlement, first: Stop, stops: Iterable[Stop]) -> None:
         """The MTR compares numbers of iterations; say so when equal numbers stop at different points."""
         if first.point.unbounded:
             return
-        same = [s.player for s in stops if s.player != first.player and not s.point.unbounded
-                and s.point.iterations == first.point.iterations and s.point != first.point]
+        facts = ctx.facts
+        same = [s.player for s in stops if s.player != first.player
+                and facts.same_iteration(s.point, first.point) and s.point != first.point]
         if same:
             ctx.note(
                 f"{first.player} and {', '.join(same)} chose the same number of iterations; MTR 4.4 does not say who then "
@@ -354,16 +373,9 @@ class Mtr2018(Cr2009Sept):
         return True
 
 
-def _iterations(n: int) -> str:
+def _iterations(n: Count) -> str:
+    assert n is not UNBOUNDED, "a number of iterations a player names here is finite"
     return "1 iteration" if n == 1 else f"{n:,} iterations"
-
-
-def _earlier(facts, a: Stop, b: Stop) -> bool:
-    if a.point.unbounded:
-        return False
-    if b.point.unbounded:
-        return True
-    return facts.position(a.point) < facts.position(b.point)
 
 
 class MtrCurrent(Mtr2018):

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Mapping, Union
 
 from .bignum import Huge
-from .scenario import UNBOUNDED, Count, Value
+from .scenario import UNBOUNDED, Count, Unbounded, Value
 
 
 class Result(enum.Enum):
@@ -30,6 +30,13 @@ class Result(enum.Enum):
 
 Iterations = Union[None, Count, Mapping[str, Count]]
 
+#: A tracked value as an outcome holds it: a boolean, an integer (a :class:`~.bignum.Huge` when
+#: too large to write out), unbounded, or (format 2) one integer per player.
+StateValue = Union[Value, Huge, Mapping[str, Union[int, Huge, Unbounded]]]
+
+#: JSON-ready data, as :func:`plain` returns it.
+Plain = Union[None, bool, int, float, str, list["Plain"], dict[str, "Plain"]]
+
 
 @dataclass(frozen=True)
 class Elimination:
@@ -39,7 +46,7 @@ class Elimination:
     iterations: Count
     steps: int = 0
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Plain]:
         """docs/FORMAT.md's ``eliminated`` entry."""
         return {"player": self.player, "iterations": plain(self.iterations), "steps": self.steps}
 
@@ -126,7 +133,7 @@ class Outcome:
     steps: int = 0
     deviates: str | None = None
     last_action: str | None = None
-    state: Mapping[str, Value] = field(default_factory=dict)
+    state: Mapping[str, StateValue] = field(default_factory=dict)
     judge: bool = False
     rules: tuple[str, ...] = ()
     notes: tuple[str, ...] = ()
@@ -144,7 +151,7 @@ class Outcome:
     expected_iterations: Fraction | None = None
     """With a ``chance`` on that event: the expected number of iterations at the stop."""
 
-    def value(self, name: str):
+    def value(self, name: str) -> Plain:
         """A compared field's value in plain data (``state.NAME`` for one state value,
         ``state.NAME.PLAYER`` for one player's entry of a per-player value).
 
@@ -162,9 +169,9 @@ class Outcome:
             return None
         return plain(getattr(self, name))
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Plain]:
         """docs/FORMAT.md's outcome object, keys in the documented order (:data:`OUTCOME_FIELDS`)."""
-        out = {}
+        out: dict[str, Plain] = {}
         for f in OUTCOME_FIELDS:
             if f.name == "state":
                 out["state"] = {k: plain(self.state[k]) for k in sorted(self.state)}
@@ -177,17 +184,20 @@ class Outcome:
 _ALREADY_PLAIN = frozenset({str, int, bool, type(None)})
 
 
-def plain(value):
+def plain(value: object) -> Plain:
     """Turn counts and values into JSON-ready data: UNBOUNDED becomes ``"unbounded"``, a huge
     value its exact expression, a fraction ``"a/b"`` (or ``"a"``), enums their value, mappings
-    dicts (in their own order), tuples lists."""
+    dicts (in their own order), tuples lists.  TypeError for anything JSON could not hold."""
     if type(value) in _ALREADY_PLAIN:
-        return value  # the common case first: the isinstance checks below cost more than settling
+        # The common case first: the isinstance checks below cost more than settling.
+        return value  # type: ignore[return-value]  # an exact str, int, bool or None (mypy can't narrow on type() in a set)
     if type(value) is dict:
         return {k: plain(v) for k, v in value.items()}
     if value is UNBOUNDED:
         return "unbounded"
-    if isinstance(value, (Result, StoppedBy)):
+    if isinstance(value, Result):
+        return value.value
+    if isinstance(value, StoppedBy):
         return value.value
     if isinstance(value, Huge):
         return value.plain()
@@ -199,5 +209,7 @@ def plain(value):
         return {k: plain(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         return [plain(v) for v in value]
-    return value
+    if isinstance(value, (str, int, float)):
+        return value  # a subclass of a plain type: JSON writes it as its base type
+    raise TypeError(f"{type(value).__name__} has no plain (JSON) form")
 

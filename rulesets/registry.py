@@ -13,6 +13,7 @@ from contextlib import redirect_stdout
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import import_module, metadata
+from typing import Callable, Iterable, Sequence
 
 from .base import Ruleset
 
@@ -63,7 +64,7 @@ class UnknownRuleset(KeyError):
         return text + (f" (aliases: {', '.join(self.aliases)})" if self.aliases else "")
 
 
-def chronological(ruleset: Ruleset) -> tuple:
+def chronological(ruleset: Ruleset) -> tuple[bool, str, str, str]:
     """Sort key: by the date of the text applied; a text marked "current" comes last."""
     date = ruleset.effective
     return (not date[:1].isdigit(), date, ruleset.in_force[0], ruleset.key)
@@ -72,12 +73,14 @@ def chronological(ruleset: Ruleset) -> tuple:
 class Registry:
     """The rulesets available in this installation, in chronological order."""
 
-    def __init__(self, rulesets: list[Ruleset], problems: list[PluginProblem], printed=()) -> None:
+    def __init__(
+        self, rulesets: list[Ruleset], problems: list[PluginProblem], printed: Iterable[tuple[str, str]] = ()
+    ) -> None:
         self.rulesets = tuple(sorted(rulesets, key=chronological))
         self.problems = tuple(problems)
         #: (entry point name, text) for each plugin that printed while loading.
         self.printed = tuple(printed)
-        self._by_name = {}
+        self._by_name: dict[str, Ruleset] = {}
         for r in self.rulesets:
             for name in (r.key, *r.aliases):
                 self._by_name[name] = r
@@ -94,7 +97,7 @@ class Registry:
             aliases = tuple(a for r in self.rulesets for a in r.aliases)
             raise UnknownRuleset(name, self.keys(), aliases) from None
 
-    def select(self, names) -> tuple[Ruleset, ...]:
+    def select(self, names: Sequence[str]) -> tuple[Ruleset, ...]:
         """The named rulesets, in the order named.
 
         No names: the four mission rulesets (:data:`MISSION`), in chronological order; ``all``:
@@ -110,7 +113,7 @@ class Registry:
         return tuple(chosen)
 
 
-def _contract_problem(obj) -> str | None:
+def _contract_problem(obj: object) -> str | None:
     """What is wrong with an entry point's object as a ruleset, if anything."""
     if not (isinstance(obj, type) and issubclass(obj, Ruleset)):
         return f"{obj!r} is not a subclass of loopcompare.rulesets.base.Ruleset (loopcompare.Ruleset)"
@@ -138,7 +141,11 @@ def _moved(exc: BaseException) -> str:
     return ""
 
 
-def build(entries) -> Registry:
+#: Loads a plugin's entry point: whatever the plugin's module holds under that name.
+Loader = Callable[[], object]
+
+
+def build(entries: Iterable[tuple[str, Loader]]) -> Registry:
     """A registry from (name, loader) pairs, where ``loader()`` returns a ruleset class.
 
     Loading a plugin can't take the tool down: any exception, ``SystemExit`` (a plugin that
@@ -154,16 +161,17 @@ def build(entries) -> Registry:
         captured = io.StringIO()
         try:
             with redirect_stdout(captured):
-                cls = loader()
-                problem = _contract_problem(cls)
-                instance = None if problem else cls()
+                loaded = loader()
+                problem = _contract_problem(loaded)
+                cls = loaded if problem is None and isinstance(loaded, type) and issubclass(loaded, Ruleset) else None
+                instance = None if cls is None else cls()
         except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a broken plugin is reported, not fatal
             problems.append(PluginProblem(name, f"failed to load: {_describe(exc)}{_moved(exc)}"))
             continue
         finally:
             if captured.getvalue():
                 printed.append((name, captured.getvalue()))
-        if problem or instance is None:
+        if problem or cls is None or instance is None:
             problems.append(PluginProblem(name, problem or "failed to load: no ruleset"))
             continue
         clash = next((n for n in (cls.key, *cls.aliases) if n in taken), None)
@@ -185,7 +193,7 @@ def _describe(exc: BaseException) -> str:
     return f"{type(exc).__name__}: {exc}"
 
 
-def _builtin_loader(target: str):
+def _builtin_loader(target: str) -> Loader:
     module, _, attr = target.partition(":")
     return lambda: getattr(import_module(module), attr)
 
@@ -196,7 +204,7 @@ def registry() -> Registry:
     points = sorted(metadata.entry_points(group=GROUP), key=lambda ep: (ep.name, ep.value))
     registered = {ep.value for ep in points}
     # Built-ins missing from the installed metadata (a bare source tree, an old install) still load.
-    entries = [(name, _builtin_loader(target)) for name, target in BUILTIN.items() if target not in registered]
+    entries: list[tuple[str, Loader]] = [(name, _builtin_loader(target)) for name, target in BUILTIN.items() if target not in registered]
     # Built-ins first, so a plugin can never take a built-in key or alias away from them.
     builtin_targets = set(BUILTIN.values())
     entries += [(ep.name, ep.load) for ep in points if ep.value in builtin_targets]

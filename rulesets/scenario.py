@@ -19,7 +19,13 @@ import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import Mapping, Union
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Union
+
+from .bignum import Huge
+
+if TYPE_CHECKING:
+    from .dynamics import Dynamics, Elimination, Event, Run
+    from .outcome import StateValue
 
 
 class Unbounded(enum.Enum):
@@ -46,6 +52,13 @@ _Unbounded = Unbounded  # the name used before 0.2, kept for plugins that import
 
 Count = Union[int, Unbounded]
 Value = Union[bool, int, Unbounded]
+
+
+def higher(a: Count, b: Count) -> bool:
+    """True when the number ``a`` is higher than ``b``; :data:`UNBOUNDED` is higher than any other."""
+    if a is UNBOUNDED:
+        return b is not UNBOUNDED
+    return b is not UNBOUNDED and a > b
 
 
 @dataclass(frozen=True)
@@ -357,7 +370,7 @@ class LoopFacts:
         self._choice_steps: dict[tuple[str, bool], tuple[int, ...]] = {}
         # Format 2's meanings (growth, floors, targets, requirements, several ends, players
         # leaving) are settled by the phase-by-phase engine; format 1 keeps its own closed form.
-        self.dynamics = None
+        self.dynamics: Dynamics | None = None
         if scenario.format >= 2:
             from .dynamics import Dynamics
 
@@ -410,7 +423,7 @@ class LoopFacts:
         seated = self.scenario.players
         return tuple(p for p in order[i + 1 :] + order[:i] if p in seated)
 
-    def in_turn_order(self, players) -> tuple[str, ...]:
+    def in_turn_order(self, players: Iterable[str]) -> tuple[str, ...]:
         """``players`` sorted in turn order starting from the active player."""
         wanted = set(players)
         return tuple(p for p in self.turn_order if p in wanted)
@@ -520,7 +533,7 @@ class LoopFacts:
         return self.point(stop.position)
 
     @cached_property
-    def forced_stop(self):
+    def forced_stop(self) -> "Event | None":
         """The first optional step, left alone, whose ``requires`` fails (a dynamics Event), or None."""
         if self.dynamics is None:
             return None
@@ -528,14 +541,14 @@ class LoopFacts:
         return stop if stop is not None and stop.kind == "forced" else None
 
     @cached_property
-    def stop_event(self):
+    def stop_event(self) -> "Event | None":
         """How the loop, left alone, stops by itself (a dynamics Event), or None (format 2)."""
         if self.dynamics is None:
             return None
         stop = self.dynamics.natural.stop
         return stop if stop is not None and stop.kind not in ("forced", "goal") else None
 
-    def eliminations_until(self, point: CutPoint | None):
+    def eliminations_until(self, point: CutPoint | None) -> "list[Elimination]":
         """Players who left the game at or before a cut point (format 2), in order."""
         if self.dynamics is None or point is None:
             return []
@@ -559,6 +572,49 @@ class LoopFacts:
         n, k = divmod(position, self.size)
         return CutPoint(n, k)
 
+    # --- which comes first: every ruleset asks these, none compares positions itself ---------------
+
+    def before(self, a: CutPoint, b: CutPoint) -> bool:
+        """True when cut point ``a`` comes strictly before ``b``.  An unbounded point comes after
+        every finite one; of two unbounded points neither comes first."""
+        if a.unbounded:
+            return False
+        return b.unbounded or self.position(a) < self.position(b)
+
+    def at_or_before(self, a: CutPoint, b: CutPoint) -> bool:
+        """True when cut point ``a`` comes no later than ``b`` (not :meth:`before` the other way)."""
+        return not self.before(b, a)
+
+    def first_point(self, points: Iterable[CutPoint]) -> CutPoint | None:
+        """The earliest of ``points`` (the first given, at equal points), or None if there are none."""
+        first = None
+        for point in points:
+            if first is None or self.before(point, first):
+                first = point
+        return first
+
+    def same_iteration(self, a: CutPoint, b: CutPoint) -> bool:
+        """True when two finite cut points fall after the same number of complete iterations."""
+        return not a.unbounded and not b.unbounded and a.iterations == b.iterations
+
+    def next_point(self, start: CutPoint, steps: Iterable[int]) -> CutPoint | None:
+        """The first cut point at or after the finite ``start`` that falls at one of ``steps``
+        (indexes within an iteration), or None when ``steps`` is empty."""
+        wanted = set(steps)
+        at = self.position(start)
+        return next((self.point(at + offset) for offset in range(self.size) if (at + offset) % self.size in wanted), None)
+
+    def points_from(self, start: CutPoint, count: int) -> Iterator[CutPoint]:
+        """The ``count`` successive cut points from the finite ``start`` on, one step apart."""
+        at = self.position(start)
+        return (self.point(at + offset) for offset in range(count))
+
+    def steps_before(self, point: CutPoint) -> tuple[int, ...]:
+        """The indexes of the steps performed just before the finite ``point``, latest first,
+        back at most one whole iteration (none before the loop's start)."""
+        at = self.position(point)
+        return tuple((at - back) % self.size for back in range(1, min(self.size, at) + 1))
+
     def last_step_before(self, point: CutPoint) -> Step | None:
         """The step performed just before the cut, or None if none was performed."""
         if point.steps:
@@ -571,7 +627,7 @@ class LoopFacts:
 
     def _iterated(self, name: str, n: Count) -> Value:
         """The value of ``name`` after ``n`` complete iterations."""
-        start = self.scenario.state[name]
+        start = self._start(name)
         whole = self._prefix[name][-1]
         if n == 0:
             return start
@@ -583,13 +639,19 @@ class LoopFacts:
             return UNBOUNDED
         return start + n * whole.delta
 
-    def value_at(self, name: str, point: CutPoint) -> Value:
+    def _start(self, name: str) -> bool | int:
+        """The starting value of a plain value (format 1's closed form knows no other kind)."""
+        start = self.scenario.state[name]
+        assert not isinstance(start, Mapping), f"{name} is a per-player value"
+        return start
+
+    def value_at(self, name: str, point: CutPoint) -> "StateValue":
         """The value of ``name`` at a cut point, in closed form."""
         if self.dynamics is not None:
             return self.dynamics.state_at(point)[name]
         return self._prefix[name][point.steps].apply(self._iterated(name, point.iterations))
 
-    def state_at(self, point: CutPoint) -> dict[str, Value]:
+    def state_at(self, point: CutPoint) -> "dict[str, StateValue]":
         """Every tracked value at a cut point."""
         if self.dynamics is not None:
             return self.dynamics.state_at(point)
@@ -643,8 +705,8 @@ class LoopFacts:
         ends = self.scenario.loop.ends_when
         if ends is None:
             return None
-        holds = (lambda v: v <= ends.bound) if ends.at_most else (lambda v: v >= ends.bound)
-        start = self.scenario.state[ends.value]
+        holds = _holds(ends)
+        start = self._start(ends.value)
         if holds(start):
             return CutPoint(0, 0)
         maps = self._prefix[ends.value]
@@ -659,7 +721,7 @@ class LoopFacts:
         return None if best is None else self.point(best)
 
     @staticmethod
-    def _first_n(prefix: _Affine, whole: _Affine, start: int, ends: EndsWhen, holds):
+    def _first_n(prefix: _Affine, whole: _Affine, start: Value, ends: EndsWhen, holds: Callable[[Value], bool]) -> list[int]:
         """The smallest n >= 0 with ``holds(prefix(whole^n(start)))``, as a 0- or 1-item list."""
         if holds(prefix.apply(start)):
             return [0]
@@ -667,7 +729,8 @@ class LoopFacts:
         if whole.assigns or prefix.assigns or whole.delta == 0:
             # From one iteration on the value no longer depends on n.
             return [1] if holds(after_one) else []
-        # Linear: value(n) = after_one + (n - 1) * delta.
+        # Linear: value(n) = after_one + (n - 1) * delta (an integer: only an assignment gives a boolean).
+        assert isinstance(after_one, int)
         gap = ends.bound - after_one
         delta = whole.delta
         if ends.at_most:
@@ -717,7 +780,7 @@ class LoopFacts:
         """
         return set_owners(self.scenario.steps)
 
-    def counts_at(self, point: CutPoint, players) -> dict[str, Count]:
+    def counts_at(self, point: CutPoint, players: Iterable[str]) -> dict[str, Count]:
         """How many times each player's set has been performed at a single cut point."""
         out: dict[str, Count] = {}
         for p in players:
@@ -727,7 +790,7 @@ class LoopFacts:
             out[p] = n if n is UNBOUNDED else n + extra
         return out
 
-    def _phases(self, counts: Mapping[str, Count]):
+    def _phases(self, counts: Mapping[str, Count]) -> Iterator[tuple[int, tuple[int, ...], Count]]:
         """The side-by-side run of independent sets, phase by phase: (steps running, repetitions)."""
         finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
         bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
@@ -745,7 +808,7 @@ class LoopFacts:
         """Whether independent sets with their own counts are run by the format 2 engine."""
         return self.dynamics is not None and self.sets_beyond_closed_form is not None
 
-    def sets_run(self, counts: Mapping[str, Count]):
+    def sets_run(self, counts: Mapping[str, Count]) -> "Run":
         """The format 2 engine's run of independent sets, each its own number of times (a
         dynamics Run: its stop, who left, the state), side by side as in format 1."""
         assert self.dynamics is not None
@@ -761,7 +824,7 @@ class LoopFacts:
             )
         return run
 
-    def end_with_counts(self, counts: Mapping[str, Count]):
+    def end_with_counts(self, counts: Mapping[str, Count]) -> "tuple[dict[str, Count], dict[str, StateValue]] | None":
         """Where ``ends_when`` first holds while independent sets run their own counts, if it does.
 
         Returns (counts performed by then, state then), or None.  Closed form, phase by phase:
@@ -785,8 +848,8 @@ class LoopFacts:
         ends = self.scenario.loop.ends_when
         if ends is None:
             return None
-        holds = (lambda v: v <= ends.bound) if ends.at_most else (lambda v: v >= ends.bound)
-        value: Value = self.scenario.state[ends.value]
+        holds = _holds(ends)
+        value: Value = self._start(ends.value)
         steps = self.scenario.steps
         for done, running, reps in self._phases(counts):
             if reps == 0 or not running:
@@ -810,7 +873,7 @@ class LoopFacts:
                     first = self.first_choice(p)
                     extra = 1 if first is not None and first < reached_step else 0
                     reached[p] = c if (c is not UNBOUNDED and c <= done) else done + n + extra
-                state = {}
+                state: dict[str, StateValue] = {}
                 for name in self.scenario.state:
                     m = _Affine()
                     for i in running[:k]:
@@ -823,9 +886,11 @@ class LoopFacts:
     def _phase_value(self, name: str, counts: Mapping[str, Count], upto: int) -> Value:
         """The value of ``name`` after the sets have run side by side for ``upto`` iterations."""
         capped = {p: (upto if c is UNBOUNDED or c > upto else c) for p, c in counts.items()}
-        return self.state_with_counts(capped)[name]
+        value = self.state_with_counts(capped)[name]
+        assert not isinstance(value, (Huge, Mapping)), "format 1's closed form has plain values only"
+        return value
 
-    def state_with_counts(self, counts: Mapping[str, Count]) -> dict[str, Value]:
+    def state_with_counts(self, counts: Mapping[str, Count]) -> "dict[str, StateValue]":
         """The state when each independent set has run its own number of times.
 
         The sets are taken to run side by side, each stopping after its own count: phase by
@@ -839,10 +904,10 @@ class LoopFacts:
             return dict(run.state)
         finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
         bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
-        result: dict[str, Value] = {}
+        result: dict[str, StateValue] = {}
         owners = self.set_of_step
-        for name, start in self.scenario.state.items():
-            value: Value = start
+        for name in self.scenario.state:
+            value: Value = self._start(name)
             done = 0
             for bound in bounds:
                 running = [
@@ -873,6 +938,17 @@ def set_owners(steps: tuple[Step, ...]) -> tuple[str | None, ...]:
         else:
             last = owner
     return tuple(owners)
+
+
+def _holds(ends: EndsWhen) -> Callable[[Value], bool]:
+    """Whether a plain value meets ``ends_when``'s bound (an unbounded value never does)."""
+
+    def holds(value: Value) -> bool:
+        if isinstance(value, Unbounded):
+            return False
+        return value <= ends.bound if ends.at_most else value >= ends.bound
+
+    return holds
 
 
 def _reaches(count: Count, bound: Count) -> bool:

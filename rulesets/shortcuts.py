@@ -14,7 +14,7 @@ applied; :meth:`Cr2009.renumbered` gives the same rule as a later release number
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import ClassVar, Iterable, cast
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result, StoppedBy
@@ -42,32 +42,22 @@ class Cr2009(Ruleset):
     """
 
     key = "cr-2009"
-    aliases = ("cr713-2009",)
+    aliases: ClassVar[tuple[str, ...]] = ("cr713-2009",)
     name = "CR 713 (2009-07)"
     document = "Comprehensive Rules, rule 713 \u201cTaking Shortcuts\u201d, first text"
     citation = "Comprehensive Rules effective 2009-07-11 (Magic 2010)"
     effective = "2009-07-11"
-    in_force = ("2009-07-11", "2009-09-03")
+    in_force: ClassVar[tuple[str, str | None]] = ("2009-07-11", "2009-09-03")
     number = "713"
-    sources = (Source("2009-07-11_cr_713.txt"),)
-    amends = "cr-2008"
+    sources: ClassVar[tuple[Source, ...]] = (Source("2009-07-11_cr_713.txt"),)
+    amends: ClassVar[str | None] = "cr-2008"
     summary = "Taking Shortcuts replaces 421: propose and shorten (713.2); a repeated state makes the active player stop (713.3, two-player wording)."
     draw_rule = "104.4b"
-    #: How citations of this document are written (the MTR cites the CR as "CR 729.x").
-    cite = ""
 
     rule_ids = _numbered("713", "1", "1a", "1b", "2", "2a", "2b", "2c", "3", "4", "5", "6")
     loop_rule = "713.1b"
 
-    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
-    renumbering: ClassVar[str] = ""
-
-    def today(self) -> str:
-        from .history import number_today
-
-        now = number_today()
-        later = "" if now == self.number else f"Rule {self.number} is numbered {now} today (same rule)."
-        return " ".join(part for part in (self.renumbering, later) if part)
+    today_words = "Rule {number} is numbered {today} today (same rule)."
 
     def renumbered(self, number: str, since: str, text: tuple[str, str] | None = None) -> Ruleset:
         """The same rule as the release of ``since`` numbers it: every citation carries ``number``.
@@ -103,9 +93,10 @@ class Cr2009(Ruleset):
             **self.edition(number, since, text),
         }
         attrs["renumbering"] = self.renumbering_note(f"{old} of {applied}", how, quoted)
-        return type(type(self).__name__, (type(self),), attrs)()
+        # The class made here subclasses type(self), which type() can't say in its return type.
+        return cast(type[Cr2009], type(type(self).__name__, (type(self),), attrs))()
 
-    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict:
+    def edition(self, number: str, since: str, text: tuple[str, str] | None) -> dict[str, str]:
         """What else a renumbered release changes: the column's name, the document, the date of
         the text applied."""
         date = text[0] if text else since
@@ -210,14 +201,14 @@ class Cr2009(Ruleset):
         rule = "6" if any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps) else "5"
         ctx.say(self.rule(rule), f"nobody can be forced to end the loop, but {first.player} chooses to break it ({ctx.means(first.player)}) {first.point.describe()}.")
         ctx.say(self.rule("2c"), f"the loop is shortcut to that point, where {first.player} makes a different choice.", quote=[self.rule("2c")])
-        self._note_ties(ctx, first, ties, "the first in turn order from the active player, who receives priority first")
+        self.note_ties(ctx, first, ties, "the first in turn order from the active player, who receives priority first")
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def one_controller(self, ctx: Settlement, controller: str) -> Decision:
         """729.2: the controller proposes; each other player accepts or shortens."""
         return self._propose(ctx, controller, ctx.point(controller), [controller])
 
-    def _propose(self, ctx: Settlement, proposer: str, end: CutPoint, involved) -> Decision:
+    def _propose(self, ctx: Settlement, proposer: str, end: CutPoint, involved: Iterable[str]) -> Decision:
         """729.2a-c: ``proposer`` proposes ending at ``end``; others in turn order accept or shorten."""
         facts = ctx.facts
         number = ctx.number(proposer)
@@ -226,7 +217,7 @@ class Cr2009(Ruleset):
         others = facts.players_after(proposer)
         for player in others:
             point = facts.deviation_point(player)
-            if point is not None and _before(facts, point, current.point):
+            if point is not None and facts.before(point, current.point):
                 ctx.say(self.rule("2b"), f"{player} shortens it to {point.describe()}, where they will make a different game choice.")
                 current = Stop(player, point)
             else:
@@ -237,7 +228,7 @@ class Cr2009(Ruleset):
                         if current.player == proposer
                         else f"who shortened it first, in turn order after the proposer ({self.rule('2b')})"
                     )
-                    self._note_ties(ctx, current, [Stop(player, point)], reason)
+                    self.note_ties(ctx, current, [Stop(player, point)], reason)
         ctx.say(self.rule("2c"), f"the shortcut is taken to {current.point.describe()}; {current.player} makes a different game choice there.")
         return Decision(Result.SHORTCUT, current.point, current.player)
 
@@ -268,7 +259,7 @@ class Cr2009(Ruleset):
                 )
         return Decision(Result.SHORTCUT, counts=counts)
 
-    def _settle_shared(self, ctx: Settlement, involved, per_player) -> Decision:
+    def _settle_shared(self, ctx: Settlement, involved: tuple[str, ...], per_player: tuple[str, ...] | None) -> Decision:
         facts = ctx.facts
         proposer = involved[0]
         repeat = self.first_repeat(ctx)
@@ -290,7 +281,7 @@ class Cr2009(Ruleset):
                 ctx.note("No state values are tracked, so the game state is taken to repeat every iteration.")
             forced = self._forced_point(ctx, involved, proposer, repeat)
             who = "the active player" if proposer == self.active_at_repeat(ctx) else "the first player in turn order who is involved"
-            if own.unbounded or facts.position(forced) <= facts.position(own):
+            if facts.at_or_before(forced, own):
                 end = forced
                 if forced != repeat:
                     ctx.note(
@@ -333,21 +324,12 @@ class Cr2009(Ruleset):
             return None
         return repeat
 
-    def _forced_point(self, ctx: Settlement, involved, proposer: str, repeat: CutPoint) -> CutPoint:
+    def _forced_point(self, ctx: Settlement, involved: tuple[str, ...], proposer: str, repeat: CutPoint) -> CutPoint:
         """The designated player's first choice point at or after the first repeated state."""
-        facts = ctx.facts
-        mine = facts.choice_steps(proposer, unless=False)
-        start = facts.position(repeat)
-        for offset in range(facts.size):
-            position = start + offset
-            if position % facts.size in mine:
-                return facts.point(position)
-        raise AssertionError("an involved player has a choice every iteration")
-
-    def _note_ties(self, ctx: Settlement, first: Stop, ties, reason: str) -> None:
-        if ties:
-            names = ", ".join(t.player for t in ties)
-            ctx.note(f"{first.player} and {names} would act at the same point. Reading taken: {first.player} acts, {reason}.")
+        point = ctx.facts.next_point(repeat, ctx.facts.choice_steps(proposer, unless=False))
+        if point is None:
+            raise AssertionError("an involved player has a choice every iteration")
+        return point
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:
         return False
@@ -364,15 +346,15 @@ class Cr2009Sept(Cr2009):
     """
 
     key = "cr-2009-09"
-    aliases = ("cr713-2009-09",)
+    aliases: ClassVar[tuple[str, ...]] = ("cr713-2009-09",)
     name = "CR 713 (2009-09)"
     document = "Comprehensive Rules, rule 713 \u201cTaking Shortcuts\u201d, multiplayer 713.3"
     citation = "Comprehensive Rules effective 2009-09-04 (713.3); the same rule, renumbered, until 2024-06-06"
     effective = "2009-09-04"
-    in_force = ("2009-09-04", "2024-06-06")
+    in_force: ClassVar[tuple[str, str | None]] = ("2009-09-04", "2024-06-06")
     number = "713"
-    sources = (Source("2009-09-04_cr_713.3.txt"), Source("2009-07-11_cr_713.txt"))
-    amends = "cr-2009"
+    sources: ClassVar[tuple[Source, ...]] = (Source("2009-09-04_cr_713.3.txt"), Source("2009-07-11_cr_713.txt"))
+    amends: ClassVar[str | None] = "cr-2009"
     summary = "713.3 made multiplayer: the active player, or the first involved player, must stop a fragmented loop."
 
     def fragmented_player(self, ctx: Settlement, involved: tuple[str, ...]) -> str | None:
@@ -410,18 +392,6 @@ class Cr2024(Cr2009Sept):
     summary = "Taking Shortcuts as today: propose and shorten; a repeated game state makes the active player stop (729.3)."
 
 
-def _people(names) -> str:
+def _people(names: Iterable[str]) -> str:
     names = list(names)
     return f"{names[0]} takes" if len(names) == 1 else f"{', '.join(names)} take"
-
-
-def _before(facts, a: CutPoint, b: CutPoint) -> bool:
-    """True when point ``a`` comes strictly before point ``b``."""
-    if a.unbounded:
-        return False
-    if b.unbounded:
-        return True
-    return facts.position(a) < facts.position(b)
-
-
-

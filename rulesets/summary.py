@@ -7,6 +7,8 @@ numbers the players pick, and then stops where it would begin again.
 
 from __future__ import annotations
 
+from typing import Iterable
+
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
 from .scenario import UNBOUNDED, CutPoint
@@ -42,9 +44,8 @@ class Summary1998(Ruleset):
     loop_rule = "G.21.1"
     ends_rule = "G.21.Ruling.4"
     draw_rule = ""
-
-    def today(self) -> str:
-        return "Replaced by Comprehensive Rules 421 on 1999-04-23; the loop rule is Taking Shortcuts today."
+    today_words = "Replaced by Comprehensive Rules 421 on 1999-04-23; the loop rule is Taking Shortcuts today."
+    tie_wording = "{first} and {others} would act at the same point; reading taken: {first}, {reason}."
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """The closing note: loops with randomness are left to the judge."""
@@ -104,7 +105,7 @@ class Summary1998(Ruleset):
         if facts.end is not None:
             breakers = self.intervening(ctx, facts.turn_order, need_means=True)
             first = earliest(breakers, facts, facts.turn_order)[0] if breakers else None
-            if first is not None and facts.position(first.point) < facts.position(facts.end):
+            if first is not None and facts.before(first.point, facts.end):
                 ctx.say("G.21.Ruling.4", "the loop is not really infinite, so nobody picks a number (G.21.3 does not apply).")
                 ctx.say("G.21.3", f"{first.player} has a legal action and stops the loop sooner, {first.point.describe()}, to take it ({ctx.means(first.player)}).")
                 return Decision(Result.SHORTCUT, first.point, first.player)
@@ -114,21 +115,20 @@ class Summary1998(Ruleset):
         for player in facts.turn_order:
             numbers[player] = ctx.number(player)
             ctx.say("G.21.3", f"{ctx.who(player)} picks a number: {describe_count(numbers[player])}.")
-        largest = UNBOUNDED if UNBOUNDED in numbers.values() else max(numbers.values())
+        largest = UNBOUNDED if UNBOUNDED in numbers.values() else max(n for n in numbers.values() if n is not UNBOUNDED)
         ctx.say("G.21.3", f"the loop repeats {times(largest)}, the larger of the numbers chosen; there is no draw.")
         breakers = self.intervening(ctx, facts.turn_order, need_means=True)
         end = CutPoint(largest, 0)
         if breakers:
             first, ties = earliest(breakers, facts, facts.turn_order)
-            if largest is UNBOUNDED or facts.position(first.point) < facts.position(end):
+            if facts.before(first.point, end):
                 ctx.say("G.21.3", f"{first.player} has a legal action and stops the loop sooner, {first.point.describe()}, to take it ({ctx.means(first.player)}).")
-                if ties:
-                    ctx.note(f"{first.player} and {', '.join(t.player for t in ties)} would act at the same point; reading taken: {first.player}, first in turn order from the active player.")
+                self.note_ties(ctx, first, ties, "first in turn order from the active player")
                 return Decision(Result.SHORTCUT, first.point, first.player)
         ctx.say("G.21.4", f"the loop ends where it would begin again, {end.describe()}; cards remain where they would be at the end of the loop.")
         return Decision(Result.SHORTCUT, end, None)
 
-    def intervening(self, ctx: Settlement, players, *, need_means: bool) -> list[Stop]:
+    def intervening(self, ctx: Settlement, players: Iterable[str], *, need_means: bool) -> list[Stop]:
         """As the base class, but under G.21.3 a number without a way to act is still a number."""
         stops = []
         for p in players:
@@ -151,8 +151,7 @@ class Summary1998(Ruleset):
             ctx.say("G.21.2", f"nobody interferes: the actions occur {times(number)}.")
         else:
             ctx.say("G.21.2", f"{first.player} says that after a smaller number of times they want to stop the loop to take an action: {first.point.describe()}.")
-        if ties:
-            ctx.note(f"{first.player} and {', '.join(t.player for t in ties)} would act at the same point; reading taken: {first.player}, who named the number or comes first in turn order.")
+        self.note_ties(ctx, first, ties, "who named the number or comes first in turn order")
         return Decision(Result.SHORTCUT, first.point, first.player)
 
     def dependent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:

@@ -104,3 +104,34 @@ def test_values_of_an_outcome_with_no_cut_are_labelled_as_starting_values():
     reached = compare(scenario(KIKI_BOB_DIES_FIRST), registry().select(["cr-2024"]))
     row = next(line for line in render(reached, "md").splitlines() if line.startswith("| State: tokens"))
     assert "(start)" not in row and "10" in row
+
+
+# Thopter Foundry and Sword of the Meek with 3 lands: each Thopter costs {1}; nobody chose 3.
+THOPTER = """
+format = 2
+title = "Thopter Foundry and Sword of the Meek, three lands"
+players = ["Alice", "Bob"]
+[state]
+mana = 3
+[[step]]
+by = "Alice"
+does = "pays {{1}}, sacrifices the Sword: a Thopter"
+optional = true
+requires = {{ mana = 1 }}
+add = {{ mana = -1 }}
+[[step]]
+by = "Alice"
+does = "the Sword returns, attached to the Thopter"
+[intent]
+Alice = {alice}
+"""
+
+
+def test_the_mtr_says_a_stop_forced_by_a_requirement_is_nobodys_number():
+    out = registry().get("mtr-current").settle(scenario(THOPTER.format(alice='"never"')).scenario)
+    assert (out.iterations, out.steps, out.deviates) == (3, 0, "Alice")
+    assert any("where Alice can no longer take their step (its requirement fails)" in line for line in out.transcript)
+    assert not any("lowest number of iterations chosen" in line for line in out.transcript)
+    # Had Alice chosen exactly that number, it is her number.
+    chosen = registry().get("mtr-current").settle(scenario(THOPTER.format(alice=3)).scenario)
+    assert any("lowest number of iterations chosen" in line for line in chosen.transcript)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from loopcompare.rulesets import UNBOUNDED, CutPoint
+from loopcompare.rulesets.scenario import higher
 
 from conftest import scenario
 
@@ -221,3 +222,53 @@ def test_choosers_are_the_involved_players_with_a_choice_only_choosers_take_no_a
     facts = scenario(acting).scenario.facts
     assert (facts.choosers, facts.only_choosers) == (("Bob",), ())
     assert scenario(TOGGLE).scenario.facts.choosers == ()
+
+
+# --- which cut point comes first: the queries every ruleset asks instead of comparing positions ---
+
+
+def test_an_unbounded_point_comes_after_every_finite_one_and_two_unbounded_points_tie():
+    f = facts(TOGGLE)  # two steps an iteration
+    far = CutPoint(10**100, 1)
+    never = CutPoint(UNBOUNDED, 0)
+    assert f.before(CutPoint(1, 1), CutPoint(2, 0)) and not f.before(CutPoint(2, 0), CutPoint(1, 1))
+    assert f.before(far, never) and not f.before(never, far)
+    assert not f.before(never, CutPoint(UNBOUNDED, 1)) and not f.before(CutPoint(UNBOUNDED, 1), never)
+    assert not f.before(CutPoint(3, 1), CutPoint(3, 1))
+    assert f.at_or_before(CutPoint(3, 1), CutPoint(3, 1)) and f.at_or_before(far, never)
+    assert not f.at_or_before(never, far) and f.at_or_before(never, CutPoint(UNBOUNDED, 1))
+
+
+def test_the_first_point_is_the_earliest_and_none_of_nothing():
+    f = facts(TOGGLE)
+    assert f.first_point([CutPoint(UNBOUNDED, 0), CutPoint(4, 1), CutPoint(5, 0), CutPoint(4, 0)]) == CutPoint(4, 0)
+    assert f.first_point([]) is None
+
+
+def test_same_iteration_compares_finite_iteration_counts_only():
+    f = facts(TOGGLE)
+    assert f.same_iteration(CutPoint(3, 0), CutPoint(3, 1))
+    assert not f.same_iteration(CutPoint(3, 1), CutPoint(4, 0))
+    assert not f.same_iteration(CutPoint(UNBOUNDED, 0), CutPoint(UNBOUNDED, 0))
+
+
+def test_the_next_point_at_a_step_wraps_into_the_next_iteration():
+    f = facts(TOGGLE)
+    assert f.next_point(CutPoint(2, 1), [1]) == CutPoint(2, 1)
+    assert f.next_point(CutPoint(2, 1), [0]) == CutPoint(3, 0)
+    assert f.next_point(CutPoint(10**100, 0), [1]) == CutPoint(10**100, 1)
+    assert f.next_point(CutPoint(2, 1), []) is None
+
+
+def test_points_run_one_step_apart_and_steps_before_stop_at_the_loop_start():
+    f = facts(TOGGLE)
+    assert list(f.points_from(CutPoint(1, 1), 3)) == [CutPoint(1, 1), CutPoint(2, 0), CutPoint(2, 1)]
+    assert f.steps_before(CutPoint(5, 0)) == (1, 0)
+    assert f.steps_before(CutPoint(0, 1)) == (0,)
+    assert f.steps_before(CutPoint(0, 0)) == ()
+
+
+def test_unbounded_is_higher_than_any_number_and_not_than_itself():
+    assert higher(UNBOUNDED, 10**100) and not higher(10**100, UNBOUNDED)
+    assert not higher(UNBOUNDED, UNBOUNDED)
+    assert higher(3, 2) and not higher(2, 2) and not higher(2, 3)

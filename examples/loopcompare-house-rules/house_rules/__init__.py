@@ -49,7 +49,7 @@ class ThreeAndDone(Cr2024):
         if point is None or (not point.unbounded and point.iterations < LIMIT):
             return decision
         cap = ctx.facts.own_point(first, LIMIT)
-        if not point.unbounded and ctx.facts.position(cap) >= ctx.facts.position(point):
+        if ctx.facts.at_or_before(point, cap):
             return decision
         ctx.say("H.1", f"the loop stops after {LIMIT} iterations: {first} must do something else instead.")
         return Decision(Result.SHORTCUT, CutPoint(LIMIT, cap.steps), first)
