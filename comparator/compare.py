@@ -11,10 +11,9 @@ import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterator, Mapping, Sequence, TextIO, cast
+from typing import Any, Iterator, Mapping, Sequence, TextIO
 
 from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario, bignum
-from loopcompare.rulesets.scenario import Value
 
 from .loader import ScenarioFile
 
@@ -134,10 +133,7 @@ def _settle(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
 def _failed(ruleset: Ruleset, scenario: ScenarioFile, problem: str) -> Outcome:
     """The outcome a misbehaving plugin gets: unspecified, with a note naming it and the problem."""
     note = f"The ruleset plugin {ruleset.key!r} failed on this scenario: {problem}. The result is 'unspecified'."
-    # Outcome.state is annotated with plain values only, though a format 2 outcome carries the
-    # per-player mappings too (rulesets/outcome.py); the start state is what every outcome holds.
-    state = cast("Mapping[str, Value]", scenario.scenario.state)
-    return Outcome(Result.UNSPECIFIED, notes=(note,), state=dict(state))
+    return Outcome(Result.UNSPECIFIED, notes=(note,), state=dict(scenario.scenario.state))
 
 
 def _settle_plugin(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
