@@ -41,13 +41,28 @@ import os
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, NoReturn, Sequence
 
 from loopcompare.rulesets import Ruleset
 from loopcompare.rulesets.scenario import Intent
 
 from .compare import Comparison, compare
 from .loader import ScenarioFile, parse_document
+
+if TYPE_CHECKING:
+    import signal
+    from types import FrameType
+
+    #: What :func:`_hold_signals` changed: SIGINT's handler before, and the signal mask before
+    #: (None where the platform has none).
+    _Held = tuple[Callable[[int, FrameType | None], Any] | int | None, set[int | signal.Signals] | None]
+
+#: A generated scenario as a parsed TOML document, the loader's input: its values are strings,
+#: numbers, booleans, lists and tables, nested as docs/FORMAT.md says.
+Document = dict[str, Any]
+#: A pattern of disagreement (:func:`signature`): the results in ruleset order, then one partition
+#: per compared field (a group id per ruleset, -1 where the field does not apply).
+Signature = tuple[tuple[str, ...], *tuple[tuple[int, ...], ...]]
 
 PLAYERS = ("Alice", "Bob", "Carol", "Dana")
 INTENTS = ("never", 1, 2)
@@ -101,13 +116,13 @@ def _format2_variants(n: int, k: int) -> list[tuple[str, str | None]]:
     return out
 
 
-def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, feature: str, who: str | None) -> dict:
+def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, feature: str, who: str | None) -> Document:
     """One loop without intents, as a scenario document (format 2 when the feature is)."""
     players = list(PLAYERS[:n])
-    state: dict = {"count": 0} if grows else {"flag": False}
-    steps = []
+    state: Document = {"count": 0} if grows else {"flag": False}
+    steps: list[Document] = []
     for i, p in enumerate(order):
-        step = {"by": p, "does": f"{p}'s optional action", "optional": True}
+        step: Document = {"by": p, "does": f"{p}'s optional action", "optional": True}
         if grows:
             step["add"] = {"count": 1}
         else:
@@ -115,12 +130,12 @@ def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, featu
         steps.append(step)
     if not order:
         steps.append({"by": players[0], "does": "a trigger that triggers itself again", "set": {"flag": True}})
-    doc: dict = {"title": "", "players": players, "state": state, "step": steps}
-    loop: dict = {}
+    doc: Document = {"title": "", "players": players, "state": state, "step": steps}
+    loop: Document = {}
     if independent:
         loop["independent"] = True
     if feature == "unless":
-        trigger = {"by": players[0], "does": "a trigger", "unless": {"by": who, "does": "pays {1}"}}
+        trigger: Document = {"by": players[0], "does": "a trigger", "unless": {"by": who, "does": "pays {1}"}}
         if order:
             steps.append(trigger)
         else:
@@ -129,7 +144,7 @@ def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, featu
         doc["breaker"] = [{"by": who, "does": "destroys a permanent of the loop"}]
     elif feature == "ends":
         state["life"] = 2
-        drain = {"by": players[0], "does": "a trigger: lose 1 life", "add": {"life": -1}}
+        drain: Document = {"by": players[0], "does": "a trigger: lose 1 life", "add": {"life": -1}}
         if order:
             steps.append(drain)
         else:
@@ -175,7 +190,7 @@ def _shape(n: int, order: tuple[str, ...], independent: bool, grows: bool, featu
     return doc
 
 
-def describe_shape(n, order, independent, grows, feature, who) -> str:
+def describe_shape(n: int, order: Sequence[str], independent: bool, grows: bool, feature: str, who: str | None) -> str:
     """A title for a generated loop, in words."""
     if order:
         kind = "independent" if independent and len(order) > 1 else "dependent" if len(order) > 1 else "one-player"
@@ -222,7 +237,7 @@ KINDS = (
 )
 
 
-def kind(doc: dict) -> str:
+def kind(doc: Document) -> str:
     """The kind of a generated loop (a key of :data:`KINDS`), read back from its document."""
     steps, loop = doc["step"], doc.get("loop", {})
     for feature in ("random", "conditional"):
@@ -248,7 +263,7 @@ def kind(doc: dict) -> str:
     return "independent" if loop.get("independent") else "dependent"
 
 
-def shapes(max_players: int = 4, space: str = "format1") -> list[dict]:
+def shapes(max_players: int = 4, space: str = "format1") -> list[Document]:
     """Every loop shape (without intents) of a space (:data:`SPACES`), smallest first: by
     players, then steps.  The ``full`` space is ``format1``'s shapes followed, within each size,
     by the format 2 ones, so the format 1 shapes keep their relative order."""
@@ -256,10 +271,10 @@ def shapes(max_players: int = 4, space: str = "format1") -> list[dict]:
 
 
 @functools.lru_cache(maxsize=4)
-def _shapes(max_players: int, space: str) -> tuple[dict, ...]:
+def _shapes(max_players: int, space: str) -> tuple[Document, ...]:
     if space not in SPACES:
         raise ValueError(f"unknown atlas space {space!r} (one of {', '.join(SPACES)})")
-    out = []
+    out: list[Document] = []
     for n in range(2, max_players + 1):
         players = PLAYERS[:n]
         for k in range(0, n + 1):
@@ -276,7 +291,7 @@ def _shapes(max_players: int, space: str) -> tuple[dict, ...]:
     return tuple(sorted(out, key=lambda d: (len(d["players"]), len(d["step"]))))
 
 
-def deviators(shape: dict) -> tuple[str, ...]:
+def deviators(shape: Document) -> tuple[str, ...]:
     """The players a shape's intents range over, in turn order.  Format 1: every player (an intent
     for a player with no point to deviate is only a warning there, and the space has always held
     them).  Format 2 makes such an intent an error (FORMAT item 7), so only the players with a
@@ -284,7 +299,7 @@ def deviators(shape: dict) -> tuple[str, ...]:
     if shape.get("format", 1) == 1:
         return tuple(shape["players"])
     within = shape.get("loop", {}).get("within") == "resolution"
-    able = set()
+    able: set[str] = set()
     for step in shape["step"]:
         if (step.get("optional") and (step.get("sustains", True) or within)) or step.get("choice"):
             able.add(step["by"])
@@ -294,7 +309,7 @@ def deviators(shape: dict) -> tuple[str, ...]:
     return tuple(p for p in shape["players"] if p in able)
 
 
-def with_intents(shape: dict) -> Iterator[dict]:
+def with_intents(shape: Document) -> Iterator[Document]:
     """The shape with every combination of intents, in a fixed order."""
     for intents in _intent_tables(shape):
         doc = dict(shape)
@@ -303,14 +318,15 @@ def with_intents(shape: dict) -> Iterator[dict]:
         yield doc
 
 
-def _intent_tables(shape: dict) -> Iterator[dict]:
+def _intent_tables(shape: Document) -> Iterator[dict[str, int]]:
     players = deviators(shape)
     for values in itertools.product(INTENTS, repeat=len(players)):
-        yield {p: v for p, v in zip(players, values) if v != "never"}
+        yield {p: v for p, v in zip(players, values) if isinstance(v, int)}  # "never" is no entry
 
 
-def _loops(shape: dict) -> int:
-    return len(INTENTS) ** len(deviators(shape))
+def _loops(shape: Document) -> int:
+    loops: int = len(INTENTS) ** len(deviators(shape))  # int ** int is typed Any (a negative power is a float)
+    return loops
 
 
 def size(max_players: int = 4, space: str = "format1") -> int:
@@ -326,11 +342,11 @@ def size(max_players: int = 4, space: str = "format1") -> int:
 _WITH_CUT = ("shortcut", "ends")
 
 
-def _partition(values, applies) -> tuple[int, ...]:
+def _partition(values: Sequence[object], applies: Sequence[bool]) -> tuple[int, ...]:
     """Group ids by first occurrence among the rulesets the field applies to, -1 for the others:
     (a, b, a) -> (0, 1, 0)."""
-    seen: dict = {}
-    out = []
+    seen: dict[str, int] = {}
+    out: list[int] = []
     for v, ok in zip(values, applies):
         if not ok:
             out.append(-1)
@@ -342,7 +358,7 @@ def _partition(values, applies) -> tuple[int, ...]:
     return tuple(out)
 
 
-def signature(comparison: Comparison, fields: Sequence[str] = FIELDS) -> tuple:
+def signature(comparison: Comparison, fields: Sequence[str] = FIELDS) -> Signature:
     """What a reader cares about, role-free: the results, and which of the rulesets that cut the
     loop agree with which on who deviates, the last word, the final state and the iterations
     (``fields``; a field of :data:`WHATEVER_THE_RESULT` is compared between all rulesets)."""
@@ -357,7 +373,7 @@ def signature(comparison: Comparison, fields: Sequence[str] = FIELDS) -> tuple:
     return (results, *parts)
 
 
-def agrees(sig: tuple) -> bool:
+def agrees(sig: Signature) -> bool:
     """True when every ruleset gives the same outcome in the reduced sense."""
     results, *parts = sig
     return len(set(results)) == 1 and all(max(p) <= 0 for p in parts)
@@ -367,10 +383,10 @@ def agrees(sig: tuple) -> bool:
 class Class:
     """A pattern of disagreement: its size and smallest example."""
 
-    signature: tuple
+    signature: Signature
     count: int = 0
     first: int = -1
-    example: dict = field(default_factory=dict)
+    example: Document = field(default_factory=dict)
     players: tuple[tuple[int, int], ...] = ()
     """(number of players, loops of the class with that many players), so that a sub-atlas of
     some of the rulesets (:func:`restrict`) can count its own agreement by players."""
@@ -379,7 +395,27 @@ class Class:
     from which the heat map is made, for an atlas and for any restriction of it."""
 
 
-def _settle_range(args) -> tuple[dict, list[int], dict, int, dict]:
+@dataclass
+class _Tally:
+    """A class's figures as they are gathered: its loops, the first one's index and document,
+    its loops by number of players, and by kind of loop (kind -> [loops, first index])."""
+
+    count: int
+    first: int
+    example: Document
+    players: dict[int, int]
+    kinds: dict[str, list[int]]
+
+
+#: A worker's task: (rulesets, fields, space, max_players, first shape, shape past the last,
+#: the index of the first loop).
+_Task = tuple[tuple[Ruleset, ...], tuple[str, ...], str, int, int, int, int]
+#: A worker's result: per-class tallies, pairwise disagreements (as in :func:`_count_pairs`), by
+#: players (players -> [loops, loops where every ruleset agrees]), shapes done, loops by kind.
+_Part = tuple[dict[Signature, _Tally], list[int], dict[int, list[int]], int, dict[str, int]]
+
+
+def _settle_range(args: _Task) -> _Part:
     """Worker: settle every scenario of the shapes ``start:stop`` of a space, which the worker
     enumerates itself (nothing but the bounds crosses the process boundary); per-class counts and
     smallest examples, pairwise disagreements, and tallies by players.
@@ -390,7 +426,7 @@ def _settle_range(args) -> tuple[dict, list[int], dict, int, dict]:
     """
     rulesets, fields, space, max_players, start, stop, offset = args
     all_shapes = _shapes(max_players, space)
-    classes: dict = {}
+    classes: dict[Signature, _Tally] = {}
     pairs = [0] * (len(rulesets) * len(rulesets))
     by_players: dict[int, list[int]] = {}
     by_kind: dict[str, int] = {}
@@ -411,10 +447,10 @@ def _settle_range(args) -> tuple[dict, list[int], dict, int, dict]:
                 doc = dict(shape)
                 if table:
                     doc["intent"] = table
-                entry = classes[sig] = [0, offset, doc, {}, {}]
-            entry[0] += 1
-            entry[3][n] = entry[3].get(n, 0) + 1
-            kinds = entry[4].setdefault(shape_kind, [0, offset])
+                entry = classes[sig] = _Tally(0, offset, doc, {}, {})
+            entry.count += 1
+            entry.players[n] = entry.players.get(n, 0) + 1
+            kinds = entry.kinds.setdefault(shape_kind, [0, offset])
             kinds[0] += 1
             _count_pairs(sig, pairs, len(rulesets))
             offset += 1
@@ -423,7 +459,8 @@ def _settle_range(args) -> tuple[dict, list[int], dict, int, dict]:
 
 def _ranges(counts: Sequence[int], per_task: int) -> list[tuple[int, int, int]]:
     """Consecutive shape ranges of about ``per_task`` loops each: (start, stop, first loop index)."""
-    out, start, first, loops = [], 0, 0, 0
+    out: list[tuple[int, int, int]] = []
+    start, first, loops = 0, 0, 0
     for i, count in enumerate(counts):
         loops += count
         if loops >= per_task or i == len(counts) - 1:
@@ -432,7 +469,7 @@ def _ranges(counts: Sequence[int], per_task: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def _disagreeing_pairs(sig: tuple, n: int) -> list[int]:
+def _disagreeing_pairs(sig: Signature, n: int) -> list[int]:
     """The pairs of rulesets (as ``a * n + b``, a < b) that disagree in this signature."""
     results, *parts = sig
     return [
@@ -443,12 +480,12 @@ def _disagreeing_pairs(sig: tuple, n: int) -> list[int]:
     ]
 
 
-def _count_pairs(sig: tuple, pairs: list[int], n: int, weight: int = 1) -> None:
+def _count_pairs(sig: Signature, pairs: list[int], n: int, weight: int = 1) -> None:
     for pair in _disagreeing_pairs(sig, n):
         pairs[pair] += weight
 
 
-def _merge_kinds(into: dict, more) -> None:
+def _merge_kinds(into: dict[str, list[int]], more: Iterable[tuple[str, Sequence[int]]]) -> None:
     """Add (kind, (count, first)) figures into ``into`` (kind -> [count, first])."""
     for name, (count, first) in more:
         entry = into.setdefault(name, [0, first])
@@ -456,13 +493,13 @@ def _merge_kinds(into: dict, more) -> None:
         entry[1] = min(entry[1], first)
 
 
-def _kinds(of_kind: dict) -> tuple[tuple[str, int, int], ...]:
+def _kinds(of_kind: Mapping[str, Sequence[int]]) -> tuple[tuple[str, int, int], ...]:
     return tuple((name, count, first) for name, (count, first) in sorted(of_kind.items()))
 
 
-def _kind_table(listed, n: int, totals: dict) -> tuple:
+def _kind_table(listed: Sequence[Class], n: int, totals: Mapping[str, int]) -> tuple[tuple[str, int, tuple[tuple[int, int | None], ...]], ...]:
     """The heat map's figures (see :attr:`Atlas.by_kind`) from the listed classes' kind counts."""
-    cells: dict = {}
+    cells: dict[tuple[str, int], list[int]] = {}
     for number, cls in enumerate(listed, 1):
         disagreeing = _disagreeing_pairs(cls.signature, n)
         for name, count, first in cls.kinds:
@@ -515,7 +552,7 @@ def _worker_start(parent: int, plugin_seconds: float) -> None:
     threading.Thread(target=watch, name="loopcompare parent watch", daemon=True).start()
 
 
-def _hold_signals():
+def _hold_signals() -> _Held | None:
     """Keep Ctrl-C and SIGTERM from half-started workers while the pool starts them.
 
     Half-started workers are what print tracebacks: a Ctrl-C (which the terminal sends to the
@@ -542,7 +579,7 @@ def _hold_signals():
     return interrupt, mask
 
 
-def _release_signals(held) -> None:
+def _release_signals(held: _Held | None) -> None:
     """Undo :func:`_hold_signals`: a SIGTERM that came meanwhile is delivered now."""
     import signal
 
@@ -570,7 +607,7 @@ def _terminate_on_sigterm() -> Iterator[None]:
         yield
         return
 
-    def handler(signum, frame):
+    def handler(signum: int, frame: FrameType | None) -> NoReturn:
         raise _Terminated
 
     previous = signal.signal(signal.SIGTERM, handler)
@@ -614,7 +651,7 @@ def build(
     *,
     jobs: int | None = None,
     max_players: int = 4,
-    progress=None,
+    progress: Callable[[int], object] | None = None,
     fields: Sequence[str] = FIELDS,
     space: str = "format1",
 ) -> Atlas:
@@ -636,12 +673,12 @@ def build(
     # the rulesets with each costs nothing next to settling.
     per_task = max(500, sum(counts) // (8 * jobs) + 1) if jobs > 1 else sum(counts) + 1
     tasks = [(chosen, fields, space, max_players, start, stop, first) for start, stop, first in _ranges(counts, per_task)]
-    merged: dict = {}
+    merged: dict[Signature, _Tally] = {}
     pairs = [0] * (len(keys) * len(keys))
     by_players: dict[int, list[int]] = {}
     by_kind: dict[str, int] = {}
 
-    def absorb(result) -> None:
+    def absorb(result: _Part) -> None:
         classes, part_pairs, tallies, done, kinds = result
         for name, count in kinds.items():
             by_kind[name] = by_kind.get(name, 0) + count
@@ -651,17 +688,17 @@ def build(
             tally[1] += agreeing
         for i, v in enumerate(part_pairs):
             pairs[i] += v
-        for sig, (n, first, doc, players, of_kind) in classes.items():
+        for sig, part in classes.items():
             entry = merged.get(sig)
             if entry is None:
-                merged[sig] = [n, first, doc, dict(players), {k: list(v) for k, v in of_kind.items()}]
+                merged[sig] = _Tally(part.count, part.first, part.example, dict(part.players), {k: list(v) for k, v in part.kinds.items()})
             else:
-                entry[0] += n
-                if first < entry[1]:
-                    entry[1], entry[2] = first, doc
-                for count, more in players.items():
-                    entry[3][count] = entry[3].get(count, 0) + more
-                _merge_kinds(entry[4], of_kind.items())
+                entry.count += part.count
+                if part.first < entry.first:
+                    entry.first, entry.example = part.first, part.example
+                for count, more in part.players.items():
+                    entry.players[count] = entry.players.get(count, 0) + more
+                _merge_kinds(entry.kinds, part.kinds.items())
         if progress:
             progress(done)
 
@@ -686,10 +723,10 @@ def build(
             absorb(_settle_range(task))
 
     total = sum(t[0] for t in by_players.values())
-    agreeing = sum(entry[0] for sig, entry in merged.items() if agrees(sig))
+    agreeing = sum(entry.count for sig, entry in merged.items() if agrees(sig))
     listed = [
-        Class(sig, n, first, doc, tuple(sorted(players.items())), _kinds(of_kind))
-        for sig, (n, first, doc, players, of_kind) in merged.items()
+        Class(sig, entry.count, entry.first, entry.example, tuple(sorted(entry.players.items())), _kinds(entry.kinds))
+        for sig, entry in merged.items()
         if not agrees(sig)
     ]
     listed.sort(key=lambda c: (-c.count, c.first))
@@ -711,7 +748,7 @@ def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | 
     keys = [r.key for r in atlas.rulesets]
     where = [keys.index(r.key) for r in rulesets]
     field_at = [atlas.fields.index(f) for f in fields]
-    merged: dict = {}
+    merged: dict[Signature, _Tally] = {}
     agreeing = atlas.agreeing
     agreeing_by_players = {n: a for n, _, a in atlas.by_players}
     n = len(where)
@@ -720,7 +757,7 @@ def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | 
         results, *parts = cls.signature
         projected = tuple(results[i] for i in where)
         # A part holds group ids (-1 where the field does not apply): renumber the chosen ones.
-        sig = (projected, *(_partition([parts[f][i] for i in where], [parts[f][i] >= 0 for i in where]) for f in field_at))
+        sig: Signature = (projected, *(_partition([parts[f][i] for i in where], [parts[f][i] >= 0 for i in where]) for f in field_at))
         if agrees(sig):
             agreeing += cls.count
             for players, count in cls.players:
@@ -729,15 +766,15 @@ def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | 
         _count_pairs(sig, pairs, n, cls.count)
         entry = merged.get(sig)
         if entry is None:
-            merged[sig] = [cls.count, cls.first, cls.example, dict(cls.players), {name: [c, f] for name, c, f in cls.kinds}]
+            merged[sig] = _Tally(cls.count, cls.first, cls.example, dict(cls.players), {name: [c, f] for name, c, f in cls.kinds})
             continue
-        entry[0] += cls.count
-        if cls.first < entry[1]:
-            entry[1], entry[2] = cls.first, cls.example
+        entry.count += cls.count
+        if cls.first < entry.first:
+            entry.first, entry.example = cls.first, cls.example
         for players, count in cls.players:
-            entry[3][players] = entry[3].get(players, 0) + count
-        _merge_kinds(entry[4], ((name, (c, f)) for name, c, f in cls.kinds))
-    listed = [Class(sig, count, first, doc, tuple(sorted(players.items())), _kinds(kinds)) for sig, (count, first, doc, players, kinds) in merged.items()]
+            entry.players[players] = entry.players.get(players, 0) + count
+        _merge_kinds(entry.kinds, ((name, (c, f)) for name, c, f in cls.kinds))
+    listed = [Class(sig, e.count, e.first, e.example, tuple(sorted(e.players.items())), _kinds(e.kinds)) for sig, e in merged.items()]
     listed.sort(key=lambda c: (-c.count, c.first))
     chosen = [keys[i] for i in where]
     pair_rows = tuple((chosen[a], chosen[b], pairs[a * n + b]) for a in range(n) for b in range(a + 1, n))
@@ -749,7 +786,7 @@ def restrict(atlas: Atlas, rulesets: Sequence[Ruleset], fields: Sequence[str] | 
 # --- words --------------------------------------------------------------------------------------
 
 
-def _names(rulesets, indexes) -> str:
+def _names(rulesets: Sequence[Ruleset], indexes: Iterable[int]) -> str:
     names = [rulesets[i].name for i in indexes]
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
@@ -764,7 +801,7 @@ def sentence(atlas: Atlas, cls: Class) -> str:
         groups.setdefault(r, []).append(i)
     if len(groups) > 1:
         bits.append("; ".join(f"{_names(rulesets, idx)} {'gives' if len(idx) == 1 else 'give'} {res.replace('_', ' ')}" for res, idx in groups.items()))
-    by_partition: dict[tuple, list[str]] = {}
+    by_partition: dict[tuple[int, ...], list[str]] = {}
     for f, p in zip(atlas.fields, parts):
         if max(p) > 0:
             by_partition.setdefault(p, []).append(FIELD_WORDS[f])
@@ -788,7 +825,7 @@ def sides(atlas: Atlas, cls: Class, comparison: Comparison) -> list[tuple[str, t
     """Each group of agreeing rulesets (by result and fields), with the rules its outcomes cite."""
     results, *parts = cls.signature
     key_of = [(results[i], *(p[i] for p in parts)) for i in range(len(results))]
-    groups: dict[tuple, list[int]] = {}
+    groups: dict[tuple[object, ...], list[int]] = {}
     for i, k in enumerate(key_of):
         groups.setdefault(k, []).append(i)
     out = []
@@ -802,10 +839,10 @@ def sides(atlas: Atlas, cls: Class, comparison: Comparison) -> list[tuple[str, t
     return out
 
 
-def to_toml(doc: dict) -> str:
+def to_toml(doc: Document) -> str:
     """A generated scenario as a TOML scenario file (format 1, or 2 when the scenario says so)."""
 
-    def value(v) -> str:
+    def value(v: object) -> str:
         if isinstance(v, bool):
             return "true" if v else "false"
         if isinstance(v, int):

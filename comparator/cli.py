@@ -15,11 +15,28 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 
 import click
 
 from .controls import visible
+
+if TYPE_CHECKING:  # imported where used, so that start-up stays quick
+    from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
+    from click.shell_completion import CompletionItem
+
+    from loopcompare.rulesets import Ruleset
+    from loopcompare.rulesets.registry import Registry
+
+    from .atlas import Atlas
+    from .compare import Comparison
+    from .loader import ScenarioFile
+    from .timeline import Timeline
+
+#: A function click decorates into a command (what an option decorator takes and gives back).
+Decorated = TypeVar("Decorated", bound=Callable[..., Any])
 
 FORMATS = ("md", "html", "json")
 
@@ -39,7 +56,7 @@ def _say(text: str, *, err: bool = False, nl: bool = True) -> None:
     click.echo(visible(text), err=err, nl=nl)
 
 
-def _show_version(ctx: click.Context, _param, value: bool) -> None:
+def _show_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
     """--version, looked up only when asked for (so start-up stays quick)."""
     if not value or ctx.resilient_parsing:
         return
@@ -53,7 +70,7 @@ def _show_version(ctx: click.Context, _param, value: bool) -> None:
     ctx.exit()
 
 
-def _registry():
+def _registry() -> Registry:
     """The ruleset registry; plugin problems are reported on stderr, once, and are not fatal."""
     from loopcompare.rulesets import registry
 
@@ -69,7 +86,7 @@ def _registry():
     return reg
 
 
-def _rulesets(keys):
+def _rulesets(keys: Sequence[str]) -> tuple[Ruleset, ...]:
     from loopcompare.rulesets.registry import UnknownRuleset
 
     try:
@@ -78,13 +95,13 @@ def _rulesets(keys):
         raise InputError(str(exc)) from None
 
 
-def _scenarios(paths):
+def _scenarios(paths: Sequence[str]) -> list[ScenarioFile]:
     from .library import resolve
     from .loader import MAX_BYTES, ScenarioError, parse_bytes
 
     if list(paths).count("-") > 1:
         raise InputError("-: standard input can be read only once")
-    out = []
+    out: list[ScenarioFile] = []
     try:
         for p in paths:
             if p == "-":
@@ -118,7 +135,7 @@ def _colour(ctx: click.Context) -> None:
         ctx.color = False
 
 
-def _complete_paths(ctx, param, incomplete: str):
+def _complete_paths(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Shell completion for PATH: built-in scenario names, then files and folders."""
     from click.shell_completion import CompletionItem
 
@@ -127,7 +144,7 @@ def _complete_paths(ctx, param, incomplete: str):
     return [CompletionItem(n) for n in names() if n.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
 
 
-def _complete_rulesets(ctx, param, incomplete: str):
+def _complete_rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
     """Shell completion for -r: ruleset keys, their aliases and 'all'."""
     reg = _registry()
     words = ["all", *reg.keys(), *(a for r in reg.rulesets for a in r.aliases)]
@@ -217,7 +234,7 @@ def _input_files(argument: str) -> list[Path]:
         return []
 
 
-def check_output(output: str | None, inputs=()) -> None:
+def check_output(output: str | None, inputs: Iterable[str] = ()) -> None:
     """Refuse, before any work is done, an ``-o`` that can't be written or would replace an input.
 
     ``-`` and no ``-o`` mean standard output.  The folder must exist and take a new file (unless
@@ -270,7 +287,18 @@ def _write_stdout(text: str) -> None:
         sys.exit(1)
 
 
-def render(comparisons, fmt: str, **options) -> str:
+class ReportOptions(TypedDict, total=False):
+    """The options :func:`render` passes on to :func:`comparator.render.report`."""
+
+    only_differences: bool
+    title: str | None
+    links: Sequence[str] | None
+    see_also: Sequence[tuple[str, str]]
+    mermaid: bool
+    table_only: bool
+
+
+def render(comparisons: Sequence[Comparison], fmt: str, **options: Unpack[ReportOptions]) -> str:
     """A report of comparisons in one format (see :func:`comparator.render.report`)."""
     from .render import report
 
@@ -287,13 +315,13 @@ def _emit(text: str, output: str | None) -> None:
             raise InputError(f"{output}: can't write: {exc.strerror or exc}") from None
 
 
-def _set_plugin_timeout(ctx: click.Context, _param, value: float | None) -> None:
+def _set_plugin_timeout(ctx: click.Context, _param: click.Parameter, value: float | None) -> None:
     from .compare import set_plugin_time_limit
 
     set_plugin_time_limit(value)
 
 
-def plugin_timeout_option(command):
+def plugin_timeout_option(command: Decorated) -> Decorated:
     """``--plugin-timeout SECONDS`` (or ``LOOPCOMPARE_PLUGIN_TIMEOUT``): the time a third-party
     ruleset may take per scenario before its outcome is left unspecified."""
     return click.option(
@@ -331,7 +359,17 @@ def main(ctx: click.Context) -> None:
 @click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
 @click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
 @plugin_timeout_option
-def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only, mermaid) -> None:
+def compare(
+    paths: tuple[str, ...],
+    keys: tuple[str, ...],
+    fmt: str | None,
+    output: str | None,
+    only_differences: bool,
+    as_of: str | None,
+    title: str | None,
+    table_only: bool,
+    mermaid: bool,
+) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
 
@@ -350,7 +388,7 @@ def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only
         for note in chosen.notes:
             click.echo(f"note: {note}", err=True)
         # One column per key: the text in force that day (renumbered, if so) wins over the -r one.
-        merged: dict = {}
+        merged: dict[str, Ruleset] = {}
         for r in (chosen.rulesets + rulesets) if keys else chosen.rulesets:
             merged.setdefault(r.key, r)
         rulesets = tuple(merged.values())
@@ -361,7 +399,7 @@ def compare(paths, keys, fmt, output, only_differences, as_of, title, table_only
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @plugin_timeout_option
-def check(paths) -> None:
+def check(paths: tuple[str, ...]) -> None:
     """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
     from .compare import check as run_check
     from .compare import compare as run
@@ -394,7 +432,7 @@ def check(paths) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("--strict", is_flag=True, help="Treat warnings (probable mistakes) as errors.")
-def validate(paths, strict) -> None:
+def validate(paths: tuple[str, ...], strict: bool) -> None:
     """Validate scenario files; exit 2 if any is invalid (every error of a file is reported)."""
     bad = 0
     for path in paths:
@@ -414,7 +452,7 @@ def validate(paths, strict) -> None:
 
 @main.command("rulesets")
 @click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
-def list_rulesets(diff_key) -> None:
+def list_rulesets(diff_key: str | None) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
     from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, start_in_words
 
@@ -445,12 +483,13 @@ def list_rulesets(diff_key) -> None:
 @main.command()
 @click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=click.Path(dir_okay=False))
 @click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
-def sources(files, folder) -> None:
+def sources(files: tuple[str, ...], folder: str | None) -> None:
     """Read official Comprehensive Rules text files: find "Taking Shortcuts", its number and its
     text, and compare it with the newest text the project knows."""
-    from .crfile import MAX_BYTES, CrFileError, examine, source_file
+    from .crfile import MAX_BYTES, CrFileError, Examination, examine, source_file
 
-    exams, errors = [], []
+    exams: list[Examination] = []
+    errors: list[str] = []
     for name in files:
         try:
             with open(name, "rb") as handle:
@@ -532,7 +571,7 @@ Bob = 3
 @main.command()
 @click.argument("name")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-def new(name, force) -> None:
+def new(name: str, force: bool) -> None:
     """Write a commented starter scenario NAME.toml (or NAME, if it ends in .toml) that validates."""
     target = Path(name if name.endswith(".toml") else f"{name}.toml")
     if target.exists() and not force:
@@ -556,7 +595,7 @@ def scenarios() -> None:
     click.echo(md_table(["name", "title", "tags"], rows))
 
 
-def render_timelines(timelines, fmt: str) -> str:
+def render_timelines(timelines: Sequence[Timeline], fmt: str) -> str:
     """Timeline reports in one format."""
     from . import render as renderers
 
@@ -570,7 +609,7 @@ def render_timelines(timelines, fmt: str) -> str:
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 @plugin_timeout_option
-def timeline(paths, fmt, output) -> None:
+def timeline(paths: tuple[str, ...], fmt: str | None, output: str | None) -> None:
     """Settle each scenario under every era in order: when did its outcome change, and why?"""
     from .timeline import build
 
@@ -581,20 +620,27 @@ def timeline(paths, fmt, output) -> None:
     _emit(render_timelines(timelines, fmt), output)
 
 
-def render_atlas(atlas, fmt: str) -> str:
+def render_atlas(atlas: Atlas, fmt: str) -> str:
     """The atlas in one format."""
     from . import render as renderers
 
     return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
 
 
-def _progress(length: int, label: str):
+def _progress(length: int, label: str) -> ProgressBar[int] | None:
     """A progress bar on stderr when stderr is a terminal; otherwise nothing is shown."""
     stream = sys.stderr
     return click.progressbar(length=length, label=label, file=stream) if stream.isatty() else None
 
 
-def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
+class AtlasOptions(TypedDict, total=False):
+    """The options :func:`build_atlas` passes on to :func:`comparator.atlas.build`."""
+
+    fields: Sequence[str]
+    space: str
+
+
+def build_atlas(rulesets: Sequence[Ruleset], jobs: int | None, progress: bool = True, **options: Unpack[AtlasOptions]) -> Atlas:
     """Build the atlas, with a progress bar on a terminal (stderr; silent otherwise);
     ``options`` go to :func:`comparator.atlas.build` (``fields``, ``space``)."""
     from . import atlas as atlases
@@ -621,7 +667,7 @@ def build_atlas(rulesets, jobs: int | None, progress: bool = True, **options):
     help="The loops enumerated: 'full' adds format 2's events, choices in mandatory steps, side benefits, requirements and resolutions to 'format1' (the gallery's).",
 )
 @plugin_timeout_option
-def atlas(keys, fmt, output, jobs, examples_dir, space) -> None:
+def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int | None, examples_dir: str | None, space: str) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import atlas as atlases
 
@@ -655,7 +701,7 @@ def _examples_folder(name: str) -> Path:
 @click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
-def history(fmt, output, jobs) -> None:
+def history(fmt: str | None, output: str | None, jobs: int | None) -> None:
     """The history of the loop rules: for each amendment, its text diff, the loops it settles
     differently (from one atlas run over every era) and the readings it created or closed."""
     from . import amendments
@@ -668,17 +714,17 @@ def history(fmt, output, jobs) -> None:
     _emit(amendments.render(report, fmt), output)
 
 
-def _builtin_eras():
+def _builtin_eras() -> tuple[Ruleset, ...]:
     """Every built-in ruleset, in chronological order (the gallery leaves plugins out)."""
     from loopcompare.rulesets.registry import BUILTIN
 
     return tuple(r for r in _registry().rulesets if r.key in BUILTIN)
 
 
-_ATLASES: dict = {}
+_ATLASES: dict[str, Atlas] = {}
 
 
-def _eras_atlas(progress: bool = False):
+def _eras_atlas(progress: bool = False) -> Atlas:
     """The gallery's one atlas run, once per process: every built-in era, compared on the
     history's fields (a progress bar on a terminal with ``progress``).  The history report reads
     it whole; the mission atlas is its restriction (nothing is settled twice)."""
@@ -689,7 +735,7 @@ def _eras_atlas(progress: bool = False):
     return _ATLASES["eras"]
 
 
-def _mission_atlas(progress: bool = False):
+def _mission_atlas(progress: bool = False) -> Atlas:
     """The gallery's atlas of the four mission rulesets: the eras atlas restricted to them
     (the same as building it on its own, see tests/test_amendments.py)."""
     from . import atlas as atlases
@@ -740,7 +786,7 @@ def gallery_files(progress: bool = False) -> dict[str, str]:
 @click.option("--check", "check_only", is_flag=True, help="Don't write; exit 1 if the files in DIR are stale or missing.")
 @click.option("--dir", "folder", default="reports", show_default=True, type=click.Path(file_okay=False), help="The gallery folder.")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a gallery (same-named files are replaced).")
-def gallery(check_only, folder, force) -> None:
+def gallery(check_only: bool, folder: str, force: bool) -> None:
     """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
     root = Path(folder)
     if not check_only and not force:

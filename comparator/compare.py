@@ -35,8 +35,9 @@ class Comparison:
         for name in COMPARED_FIELDS:
             if name == "state":
                 for k in sorted(state):
-                    if isinstance(state[k], Mapping):
-                        out += [f"state.{k}.{p}" for p in sorted(state[k])]
+                    value = state[k]
+                    if isinstance(value, Mapping):
+                        out += [f"state.{k}.{p}" for p in sorted(value)]
                     else:
                         out.append(f"state.{k}")
             else:
@@ -52,7 +53,7 @@ class Comparison:
         """The fields whose values are not all the same (docs/FORMAT.md ``differences``)."""
         return tuple(f for f in self.fields if len({_hashable(v) for v in self.values(f)}) > 1)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         """docs/FORMAT.md's comparison object."""
         return {
             "scenario": {"id": self.scenario.id, "title": self.scenario.scenario.title, "file": self.scenario.file},
@@ -350,7 +351,8 @@ def _plain(value: Any, depth: int = 0) -> bool:
     return False
 
 
-def _hashable(value):
+def _hashable(value: object) -> tuple[object, ...]:
+    """A plain value as something a set holds and ``==`` compares by content and type."""
     if isinstance(value, dict):
         return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
     if isinstance(value, list):
@@ -412,7 +414,7 @@ def check(comparison: Comparison) -> list[Mismatch]:
     return problems
 
 
-def _same_value(got, want) -> bool:
+def _same_value(got: object, want: object) -> bool:
     """Equal as plain data; a huge value written as an expression compares numerically
     (FORMAT item 14), and so does an exact fraction written another way."""
     if _hashable(got) == _hashable(want):
@@ -433,7 +435,7 @@ def _same_value(got, want) -> bool:
     return False
 
 
-def _show(value) -> str:
+def _show(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):

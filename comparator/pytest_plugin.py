@@ -13,13 +13,31 @@ and fails; later runs compare byte for byte; ``pytest --force-regen`` updates it
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from os import PathLike
 from pathlib import Path
+from typing import TYPE_CHECKING, Protocol
 
 import pytest
 
+if TYPE_CHECKING:
+    from loopcompare.comparator.compare import Comparison
+
+
+class LoopReport(Protocol):
+    """The ``loop_report`` fixture's value: render a scenario and check it against its golden file."""
+
+    def __call__(
+        self,
+        scenario: str | PathLike[str],
+        rulesets: Iterable[str] = (),
+        fmt: str = "md",
+        basename: str | None = None,
+    ) -> Comparison: ...
+
 
 @pytest.fixture
-def loop_report(request):
+def loop_report(request: pytest.FixtureRequest) -> LoopReport:
     """``loop_report(scenario, rulesets=(), fmt="md", basename=None)``: check a rendered report.
 
     ``scenario`` is a path (relative paths are taken from the test file's folder) or a built-in
@@ -31,7 +49,12 @@ def loop_report(request):
     from loopcompare.comparator.render import report
     from loopcompare.rulesets import registry
 
-    def check(scenario, rulesets=(), fmt: str = "md", basename: str | None = None):
+    def check(
+        scenario: str | PathLike[str],
+        rulesets: Iterable[str] = (),
+        fmt: str = "md",
+        basename: str | None = None,
+    ) -> Comparison:
         path = Path(scenario)
         if not path.is_absolute() and (request.path.parent / path).exists():
             path = request.path.parent / path

@@ -8,13 +8,26 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 from .compare import Comparison
 from .controls import json_escaped, visible
 from .report import ComparisonView, Report
+
+if TYPE_CHECKING:  # imported where used, so that a markdown report loads neither jinja2 nor the atlas
+    from jinja2 import Environment
+    from markupsafe import Markup
+
+    from .atlas import Atlas
+    from .diagram import Diagram
+    from .timeline import Timeline
+
+#: A heat-map row (:func:`heat_map`): the kind of loop in words, its size, and per pair of
+#: rulesets (share, shade 0-5, the class of its smallest disagreeing loop or None).
+HeatRow = tuple[str, str, list[tuple[str, int, int | None]]]
 
 DIFFERS = "\u2260"  # "≠", the mark of a differing row (with bold and, in HTML, a class)
 
@@ -44,13 +57,13 @@ class Raw(str):
 ODD_CELLS = "In those rows, the cells in bold differ from the row's most common value."
 
 
-def _odd_cells(cells: Sequence[str], marked: Sequence[bool]) -> list:
+def _odd_cells(cells: Sequence[str], marked: Sequence[bool]) -> list[str]:
     """Table cells with the marked ones in bold (escaped here, so kept as :class:`Raw`)."""
     return [Raw(f"**{md(c)}**") if marked and marked[i] and c.strip() else c for i, c in enumerate(cells)]
 
 
 @contextmanager
-def _narrow_tabulate():
+def _narrow_tabulate() -> Iterator[Callable[..., str]]:
     """tabulate measures wide characters only when wcwidth happens to be installed; measure by
     code points always, so the same input gives the same bytes on every machine."""
     import tabulate
@@ -194,7 +207,7 @@ def _finish(text: str) -> str:
     return visible("\n".join(lines).rstrip("\n") + "\n")
 
 
-def _json(doc) -> str:
+def _json(doc: object) -> str:
     """A JSON document: exact integers, UTF-8 text, and every control character as a ``\\u``
     escape (:func:`comparator.controls.json_escaped`); every JSON output passes here."""
     return json_escaped(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
@@ -204,7 +217,7 @@ def _json(doc) -> str:
 
 
 @lru_cache(maxsize=1)
-def _environment():
+def _environment() -> Environment:
     """The jinja2 environment every HTML page is rendered in: autoescaped, strict."""
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
@@ -225,14 +238,14 @@ def _environment():
 _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 
-def _dates(text):
+def _dates(text: object) -> Markup:
     """Text escaped for HTML with each ISO date kept on one line (a date never wraps at its hyphens)."""
     from markupsafe import Markup, escape
 
     return Markup(_DATE.sub(lambda m: f'<span class="date">{m.group(0)}</span>', str(escape(text))))
 
 
-def _timeline_svg(timeline, id_prefix: str):
+def _timeline_svg(timeline: Timeline, id_prefix: str) -> Markup:
     """The timeline chart as inline SVG, trusted markup (:mod:`.charts` escapes every text in it)."""
     from markupsafe import Markup
 
@@ -241,7 +254,7 @@ def _timeline_svg(timeline, id_prefix: str):
     return Markup(timeline_svg(timeline, id_prefix))
 
 
-def _loop_svg(diagram, id_prefix: str):
+def _loop_svg(diagram: Diagram, id_prefix: str) -> Markup:
     """The loop diagram as inline SVG, trusted markup (:mod:`.diagram` escapes every text in it)."""
     from markupsafe import Markup
 
@@ -250,7 +263,7 @@ def _loop_svg(diagram, id_prefix: str):
     return Markup(svg(diagram, id_prefix))
 
 
-def _page(template: str, **context) -> str:
+def _page(template: str, **context: object) -> str:
     """A self-contained HTML page: the template rendered with the stylesheet inlined."""
     from importlib import resources
 
@@ -267,13 +280,13 @@ def html(report: Report) -> str:
 
 
 def report(
-    comparisons,
+    comparisons: Sequence[Comparison],
     fmt: str,
     *,
     only_differences: bool = False,
     title: str | None = None,
-    links=None,
-    see_also=(),
+    links: Sequence[str] | None = None,
+    see_also: Sequence[tuple[str, str]] = (),
     mermaid: bool = False,
     table_only: bool = False,
 ) -> str:
@@ -304,7 +317,7 @@ def json_report(comparisons: Sequence[Comparison]) -> str:
 # --- timelines -------------------------------------------------------------------------------------
 
 
-def timeline_markdown(timelines) -> str:
+def timeline_markdown(timelines: Sequence[Timeline]) -> str:
     """Timelines as markdown: per line of descent, a table of periods and what changed."""
     several = len(timelines) > 1
     out: list[str] = []
@@ -336,21 +349,21 @@ def timeline_markdown(timelines) -> str:
     return _finish("\n".join(out))
 
 
-def _timeline_anchor(timeline) -> str:
+def _timeline_anchor(timeline: Timeline) -> str:
     """A safe anchor for a timeline section (letters, digits, - and _ only)."""
     from .report import safe_id
 
     return "timeline-" + safe_id(timeline.scenario.id)
 
 
-def timeline_html(timelines) -> str:
+def timeline_html(timelines: Sequence[Timeline]) -> str:
     """Timelines as one self-contained HTML page."""
     title = f"Timeline: {timelines[0].scenario.scenario.title}" if len(timelines) == 1 else "Timelines"
     items = [(t, _timeline_anchor(t)) for t in timelines]
     return _page("timeline.html.j2", timelines=timelines, items=items, title=title)
 
 
-def timeline_json(timelines) -> str:
+def timeline_json(timelines: Sequence[Timeline]) -> str:
     """Timelines as JSON (``loopcompare/timeline/1``)."""
     from .timeline import to_json
 
@@ -381,7 +394,7 @@ def heat_level(part: int, whole: int) -> int:
     return 0 if not part or not whole else min(5, 1 + 5 * part // (whole + 1))
 
 
-def atlas_markdown(atlas) -> str:
+def atlas_markdown(atlas: Atlas) -> str:
     """The divergence atlas as markdown: summary, pairwise figures, and every class with its
     smallest example (rules are cited in each transcript; the texts are quoted in the gallery)."""
     from . import atlas as atlases
@@ -418,7 +431,7 @@ def atlas_markdown(atlas) -> str:
     return _finish("\n".join(out))
 
 
-def heat_map(atlas) -> list[tuple[str, str, list[tuple[str, int, int | None]]]]:
+def heat_map(atlas: Atlas) -> list[HeatRow]:
     """The atlas's heat map: per kind of loop, its words, its size, and per pair of rulesets
     (share, shade 0-5, the class of its smallest disagreeing loop or None)."""
     from .atlas import KINDS
@@ -430,12 +443,12 @@ def heat_map(atlas) -> list[tuple[str, str, list[tuple[str, int, int | None]]]]:
     ]
 
 
-def _heat_row(row, raw) -> list:
+def _heat_row(row: HeatRow, raw: Callable[[str], str]) -> list[str]:
     words, total, cells = row
     return [words, total] + [raw(f"[{share}](#class-{number})") if number else share for share, _, number in cells]
 
 
-def atlas_html(atlas) -> str:
+def atlas_html(atlas: Atlas) -> str:
     """The divergence atlas as one self-contained HTML page."""
     from . import atlas as atlases
     from .report import comparison_view
@@ -465,7 +478,7 @@ def atlas_html(atlas) -> str:
     )
 
 
-def atlas_json(atlas) -> str:
+def atlas_json(atlas: Atlas) -> str:
     """The divergence atlas as JSON (``loopcompare/atlas/1``)."""
     from . import atlas as atlases
 

@@ -7,12 +7,13 @@ for its own format.  Nothing here depends on time, paths or hash order.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
 
-from loopcompare.rulesets import UNBOUNDED, Result
+from loopcompare.rulesets import UNBOUNDED, Result, Ruleset
 from loopcompare.rulesets.history import period_in_words
 from loopcompare.rulesets.outcome import FIELD_LABELS, FIELDS_BY_NAME
+from loopcompare.rulesets.scenario import LoopFlags, Scenario, Step
 
 from .compare import Comparison
 from .diagram import Diagram
@@ -142,7 +143,7 @@ class Report:
 # --- formatting plain values ----------------------------------------------------------------------
 
 
-def show(value: Any, *, compact: bool = False) -> str:
+def show(value: object, *, compact: bool = False) -> str:
     """A value as report cells show it: numbers with thousands separators, none as a dash.
 
     Powers of ten from 10^15 on are written 10^N (exactly); with ``compact``, other numbers that
@@ -175,12 +176,12 @@ def _number(value: int, compact: bool) -> str:
     return f"{value:,}".replace("-", "\u2212")
 
 
-def in_force(ruleset) -> str:
+def in_force(ruleset: Ruleset) -> str:
     """A ruleset's period in force, in words (an undated change as the interval the sources give)."""
     return period_in_words(ruleset)
 
 
-def columns(rulesets) -> tuple[Column, ...]:
+def columns(rulesets: Iterable[Ruleset]) -> tuple[Column, ...]:
     """The rulesets as table columns."""
     return tuple(Column(r.key, r.name, r.document, r.effective, in_force(r)) for r in rulesets)
 
@@ -218,7 +219,7 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
     )
 
 
-def _kind(step) -> str:
+def _kind(step: Step) -> str:
     parts = ["optional" if step.optional else "mandatory"]
     parts += [name for name in ("choice", "hidden", "random", "conditional") if getattr(step, name)]
     if not step.sustains:
@@ -228,7 +229,7 @@ def _kind(step) -> str:
     return ", ".join(parts)
 
 
-def _effect(step) -> str:
+def _effect(step: Step) -> str:
     parts = [f"requires {k} \u2265 {show(v)}" for k, v in step.requires.items()]
     parts += [f"{k} \u00d7 {show(v)}" for k, v in step.mul.items()]
     parts += [f"{k} = {show(v)}" for k, v in step.set.items()]
@@ -251,7 +252,7 @@ def _sign(delta: int) -> str:
     return "+" if delta >= 0 else "\u2212"
 
 
-def _loop(flags) -> tuple[str, ...]:
+def _loop(flags: LoopFlags) -> tuple[str, ...]:
     out = []
     if flags.independent:
         out.append("The involved players' actions are independent of one another.")
@@ -271,7 +272,7 @@ def _loop(flags) -> tuple[str, ...]:
     return tuple(out)
 
 
-def _ends(sc) -> tuple[str, ...]:
+def _ends(sc: Scenario) -> tuple[str, ...]:
     """Format 2's [[end]] tables and floors, in words."""
     out = []
     for end in sc.ends:
@@ -343,7 +344,7 @@ def odd_ones(cells: Sequence[str]) -> tuple[bool, ...]:
     return tuple(cell != common for cell in cells)
 
 
-def provenance(ruleset, keys) -> tuple[tuple[str, str], ...]:
+def provenance(ruleset: Ruleset, keys: Iterable[str]) -> tuple[tuple[str, str], ...]:
     """The documents the quoted rules come from, in order of first quote, each with its source
     line (from the text file's provenance header)."""
     found: dict[str, str] = {}
@@ -400,7 +401,7 @@ def build(
     """
     names = anchors(comparisons)
     views = tuple(comparison_view(c, a, only_differences=only_differences) for c, a in zip(comparisons, names))
-    all_rulesets: list = []
+    all_rulesets: list[Ruleset] = []
     for c in comparisons:
         for r in c.rulesets:
             if r not in all_rulesets:

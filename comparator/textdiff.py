@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import difflib
 import re
+from collections.abc import Iterable
 
+from loopcompare.rulesets.base import Ruleset
 from loopcompare.rulesets.history import predecessor
 
 
@@ -29,18 +31,18 @@ def word_diff(old: str, new: str) -> str:
     return re.sub(r" ?\n\n ?", "\n\n", text)
 
 
-def _title(ruleset) -> str:
+def _title(ruleset: Ruleset) -> str:
     return ruleset.name if ruleset.effective in ruleset.name else f"{ruleset.name}, text of {ruleset.effective}"
 
 
-def _text(ruleset) -> str:
+def _text(ruleset: Ruleset) -> str:
     """A ruleset's main text, one rule a paragraph; the MTR's paragraphs without their numbers
     (a paragraph inserted would otherwise renumber, and so "change", all that follow)."""
     doc = ruleset.sources[0].load()
     return "\n\n".join(text if key.startswith("MTR") else f"{key} {text}" for key, text in doc.rules)
 
 
-def ruleset_diff(rulesets, ruleset) -> str:
+def ruleset_diff(rulesets: Iterable[Ruleset], ruleset: Ruleset) -> str:
     """A ruleset's text against its predecessor's, with the one-line summary of the change."""
     before = predecessor(rulesets, ruleset)
     new = _text(ruleset)

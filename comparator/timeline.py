@@ -7,14 +7,17 @@ one period; each period after the first names the text whose change caused it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from loopcompare.rulesets import Outcome, Ruleset
 from loopcompare.rulesets.history import end_in_words, is_cr_loop_rule, lines, numbers_in_words, start_in_words
+from loopcompare.rulesets.outcome import FIELD_LABELS
 
 from .compare import Comparison, compare
 from .loader import ScenarioFile
-from .report import FIELD_LABELS, summary_cell
+from .report import summary_cell
 
 LINE_NAMES = {"summary-1998": "Comprehensive Rules (and the Rules Summary before them)", "mtr-2018": "Tournament Rules"}
 
@@ -62,7 +65,7 @@ class Timeline:
     comparison: Comparison
 
 
-def build(scenario: ScenarioFile, rulesets) -> Timeline:
+def build(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Timeline:
     """The timeline of a scenario under every era of ``rulesets`` (grouped into lines)."""
     comparison = compare(scenario, [r for line in lines(rulesets) for r in line])
     fields = comparison.fields
@@ -70,7 +73,7 @@ def build(scenario: ScenarioFile, rulesets) -> Timeline:
     for line in lines(rulesets):
         periods: list[Period] = []
         group: list[Ruleset] = []
-        previous: tuple | None = None
+        previous: tuple[tuple[object, ...], ...] | None = None
         for ruleset in line:
             outcome = comparison.outcomes[ruleset.key]
             values = tuple(_key(outcome.value(f)) for f in fields)
@@ -87,7 +90,7 @@ def build(scenario: ScenarioFile, rulesets) -> Timeline:
     return Timeline(scenario, tuple(out), comparison)
 
 
-def _period(comparison: Comparison, group: list[Ruleset], fields, before: list[Period]) -> Period:
+def _period(comparison: Comparison, group: list[Ruleset], fields: Sequence[str], before: list[Period]) -> Period:
     first = group[0]
     outcome = comparison.outcomes[first.key]
     changed: tuple[str, ...] = ()
@@ -114,13 +117,14 @@ def _label(field: str) -> str:
     return FIELD_LABELS[field].lower()
 
 
-def _key(value):
+def _key(value: object) -> tuple[object, ...]:
+    """A compared value as something ``==`` compares by content and type (1 is not True)."""
     if isinstance(value, dict):
         return tuple(sorted((k, _key(v)) for k, v in value.items()))
     return (type(value).__name__, value)
 
 
-def to_json(timeline: Timeline) -> dict:
+def to_json(timeline: Timeline) -> dict[str, Any]:
     """The timeline as JSON-ready data (``loopcompare/timeline/1``)."""
     sf = timeline.scenario
     return {
