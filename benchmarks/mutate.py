@@ -3,7 +3,7 @@
 Run from the repository root, in the development environment (``pip install -e '.[test]'``)::
 
     python benchmarks/mutate.py                       # every mutant (a few hours on 2 cores)
-    python benchmarks/mutate.py --sample 150 --budget 25 --jobs 2   # a sample, under 30 minutes
+    python benchmarks/mutate.py --sample 150 --budget 14 --jobs 2   # a sample, under 30 minutes
     python benchmarks/mutate.py --list                # the mutants, counted per file
     python benchmarks/mutate.py --show 'rulesets/base.py:333:28:and->or'   # one mutant's diff
     python benchmarks/mutate.py --only 'rulesets/base.py:333:28:and->or'   # test one mutant
@@ -28,8 +28,12 @@ mutant is killed when a test fails or the run exceeds three times the unmutated 
 
 The report gives the kill rate per file and overall, and lists every survivor with its id, its
 line before and after.  A survivor is a gap in the tests or an equivalent mutant (one that
-changes no behaviour); README, "Mutation testing", records the last score and the equivalent
-mutants found.  Not run in CI.
+changes no behaviour).  The equivalent mutants found so far are listed, each with the reason it
+changes nothing, in ``benchmarks/mutants-equivalent.toml`` (matched by file, the line's text and
+the change, so that they survive edits elsewhere in the file): a sampled mutant found there is
+not run and counts neither as killed nor as survived, so the score is the share of
+*non-equivalent* mutants killed.  README, "Mutation testing", records the last score.  Not run
+in CI.
 """
 
 from __future__ import annotations
@@ -48,17 +52,33 @@ import tempfile
 import threading
 import time
 import tokenize
+import tomllib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+#: The mutants known to change no behaviour, each with its reason (see load_equivalents).
+EQUIVALENTS = ROOT / "benchmarks" / "mutants-equivalent.toml"
 
 #: The modules mutated by default.
 DEFAULT_FILES = tuple(
     sorted(str(p.relative_to(ROOT)) for p in (ROOT / "rulesets").glob("*.py") if p.name != "__init__.py")
 ) + ("comparator/loader.py",)
 
-_RULESETS_FAST = (
+#: The targeted tests, each named after the behaviour it pins (fast, about 10 s together; first, so
+#: that a mutant fails a test that says what broke before the scenario-level tests run).  One
+#: stage for every ruleset module, so that the unmutated run is timed once.
+_TARGETED = (
+    "tests/test_bignum_exact.py",
+    "tests/test_dynamics_closed_form.py",
+    "tests/test_loop_facts_counts.py",
+    "tests/test_base_driver.py",
+    "tests/test_outcome_fields.py",
+    "tests/test_renumbered_release.py",
+    "tests/test_cr421_last_word.py",
+)
+_RULESETS_FAST = _TARGETED + (
     "tests/test_scenario.py",
     "tests/test_base.py",
     "tests/test_ruleset_cr2004.py",
@@ -89,10 +109,13 @@ TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # Format 2's engine (from the f2 branch).
     "rulesets/dynamics.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/bignum.py": (_RULESETS_FAST, _RULESETS_SLOW),
-    "rulesets/registry.py": (("tests/test_registry.py",), ()),
+    "rulesets/registry.py": (("tests/test_registry.py", "tests/test_registry_build.py"), ()),
     "rulesets/texts.py": (("tests/test_texts.py", "tests/test_history.py") + _RULESETS_FAST, ()),
     "rulesets/history.py": (("tests/test_history.py",), ()),
-    "comparator/loader.py": (("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_schema.py"), ("tests/test_hostile_input.py",)),
+    "comparator/loader.py": (
+        ("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_loader_format2_limits.py", "tests/test_schema.py"),
+        ("tests/test_hostile_input.py",),
+    ),
 }
 
 _COMPARE_SWAPS = {
@@ -248,7 +271,7 @@ class Verdict:
     id: str
     file: str
     line: int
-    status: str  # "killed", "survived", "timeout"
+    status: str  # "killed", "survived", "timeout", "equivalent" (known, not run)
     by: str = ""  # the first failing test, or the stage that timed out
     seconds: float = 0.0
 
@@ -315,6 +338,60 @@ def trial(worker: Worker, mutant: Mutant, times: dict) -> Verdict:
         path.write_text(original, encoding="utf-8")
 
 
+@dataclass(frozen=True)
+class Equivalent:
+    """A mutant that changes no behaviour: where it is, and why it is equivalent."""
+
+    file: str
+    line: str  # the source line, stripped of surrounding blanks
+    change: str  # "original->replacement", as in a mutant's id (spaces as "_")
+    reason: str
+    col: int | None = None  # only where the same change occurs twice on the line
+
+    def matches(self, m: Mutant, source_line: str) -> bool:
+        """Whether ``m`` (on ``source_line``) is this equivalent mutant."""
+        change = f"{m.original}->{m.replacement}".replace(" ", "_")
+        return (m.file == self.file and source_line.strip() == self.line and change == self.change
+                and (self.col is None or self.col == m.col))
+
+
+def load_equivalents(path: Path = EQUIVALENTS) -> list[Equivalent]:
+    """The ``[[equivalent]]`` entries of ``path`` (none if it does not exist)."""
+    if not path.is_file():
+        return []
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    out = []
+    for i, e in enumerate(data.get("equivalent", []), 1):
+        unknown = set(e) - {"file", "line", "change", "reason", "col"}
+        missing = {"file", "line", "change", "reason"} - set(e)
+        if unknown or missing or not str(e.get("reason", "")).strip():
+            sys.exit(f"mutate: {path.name}, equivalent {i}: needs file, line, change and a reason "
+                     f"(unknown {sorted(unknown)}, missing {sorted(missing)})")
+        out.append(Equivalent(e["file"], e["line"].strip(), e["change"], e["reason"].strip(), e.get("col")))
+    return out
+
+
+def equivalent_ids(mutants: list[Mutant], equivalents: list[Equivalent]) -> tuple[dict[str, str], list[str]]:
+    """({mutant id: reason} for every mutant an entry names, [problems]): an entry that names no
+    mutant (the line changed) or more than one (give its ``col``) is a problem to fix, and
+    excludes nothing."""
+    lines: dict[str, list[str]] = {}
+    found: dict[str, str] = {}
+    problems = []
+    for e in equivalents:
+        if e.file not in lines:
+            path = ROOT / e.file
+            lines[e.file] = path.read_text(encoding="utf-8").splitlines() if path.is_file() else []
+        hits = [m for m in mutants if m.file == e.file and e.matches(m, lines[e.file][m.line - 1])]
+        if not hits:
+            problems.append(f"no mutant matches the equivalent {e.file}: {e.line!r} {e.change} (line changed?)")
+        elif len(hits) > 1:
+            problems.append(f"the equivalent {e.file}: {e.line!r} {e.change} matches {len(hits)} mutants; give its col")
+        else:
+            found[hits[0].id] = e.reason
+    return found, problems
+
+
 def collect(files: list[str]) -> list[Mutant]:
     """Every mutant of the chosen files."""
     out = []
@@ -325,28 +402,41 @@ def collect(files: list[str]) -> list[Mutant]:
     return out
 
 
-def report(verdicts: list[Verdict], chosen: int, total: int, elapsed: float, mutants: dict[str, Mutant]) -> str:
-    """The kill rate per file and overall, and every survivor."""
+def report(verdicts: list[Verdict], chosen: int, total: int, elapsed: float, mutants: dict[str, Mutant],
+           equivalent: dict[str, str] | None = None, sources: dict[str, str] | None = None) -> str:
+    """The kill rate per file and overall (of the non-equivalent mutants), every known
+    equivalent met, and every survivor."""
+    equivalent = equivalent or {}
     lines = []
     by_file: dict[str, list[Verdict]] = {}
     for v in verdicts:
         by_file.setdefault(v.file, []).append(v)
-    lines.append(f"{len(verdicts)} of {chosen} chosen mutants tried ({total} in these files), {elapsed / 60:.1f} min")
-    lines.append(f"{'file':28} {'tried':>6} {'killed':>7} {'rate':>6}")
+    same = [v for v in verdicts if v.status == "equivalent"]
+    lines.append(f"{len(verdicts)} of {chosen} chosen mutants reached ({total} in these files), {elapsed / 60:.1f} min; "
+                 f"{len(same)} of them known equivalent (not run, not counted)")
+    lines.append(f"{'file':28} {'tried':>6} {'killed':>7} {'rate':>6} {'equiv.':>7}")
     for f in sorted(by_file):
-        vs = by_file[f]
-        killed = sum(v.status != "survived" for v in vs)
-        lines.append(f"{f:28} {len(vs):6} {killed:7} {100 * killed / len(vs):5.0f}%")
-    killed = sum(v.status != "survived" for v in verdicts)
-    if verdicts:
-        lines.append(f"{'all':28} {len(verdicts):6} {killed:7} {100 * killed / len(verdicts):5.1f}%")
+        vs = [v for v in by_file[f] if v.status != "equivalent"]
+        killed = sum(v.status in ("killed", "timeout") for v in vs)
+        rate = f"{100 * killed / len(vs):5.0f}%" if vs else "     -"
+        lines.append(f"{f:28} {len(vs):6} {killed:7} {rate} {len(by_file[f]) - len(vs):7}")
+    tried = [v for v in verdicts if v.status != "equivalent"]
+    killed = sum(v.status in ("killed", "timeout") for v in tried)
+    if tried:
+        lines.append(f"{'all':28} {len(tried):6} {killed:7} {100 * killed / len(tried):5.1f}% {len(same):7}")
+    if same:
+        lines.append("")
+        lines.append("known equivalent (benchmarks/mutants-equivalent.toml):")
+        for v in sorted(same, key=lambda v: (v.file, v.line)):
+            lines.append(f"  {v.id}: {equivalent.get(v.id, '')}")
     survivors = [v for v in verdicts if v.status == "survived"]
     if survivors:
         lines.append("")
         lines.append("survivors (a gap in the tests, or an equivalent mutant):")
         for v in sorted(survivors, key=lambda v: (v.file, v.line)):
             m = mutants[v.id]
-            source = (ROOT / m.file).read_text(encoding="utf-8").splitlines()[m.line - 1]
+            source = (sources or {}).get(m.file) or (ROOT / m.file).read_text(encoding="utf-8")
+            source = source.splitlines()[m.line - 1]
             lines.append(f"  {v.id}")
             lines.append(f"      {source.strip()}")
     return "\n".join(lines)
@@ -363,18 +453,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--list", action="store_true", help="count the mutants per file and stop")
     parser.add_argument("--show", help="print one mutant's line before and after, and stop")
     parser.add_argument("--json", type=Path, help="also write every verdict to this file")
+    parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS,
+                        help="the known equivalent mutants, with reasons (default benchmarks/mutants-equivalent.toml)")
     args = parser.parse_args(argv)
 
     files = args.files or list(DEFAULT_FILES)
+    # The sources as mutated: the report quotes these even if the files change during the run.
+    sources = {f: (ROOT / f).read_text(encoding="utf-8") for f in files if (ROOT / f).is_file()}
     mutants = collect(files)
     by_id = {m.id: m for m in mutants}
+    equivalent, problems = equivalent_ids(mutants, [e for e in load_equivalents(args.equivalents) if e.file in files])
+    for problem in problems:
+        print(f"mutate: {problem}", file=sys.stderr)
     if args.list:
         counts: dict[str, int] = {}
+        same: dict[str, int] = {}
         for m in mutants:
             counts[m.file] = counts.get(m.file, 0) + 1
+            same[m.file] = same.get(m.file, 0) + (m.id in equivalent)
         for f in files:
-            print(f"{f:28} {counts.get(f, 0):5}")
-        print(f"{'all':28} {len(mutants):5}")
+            print(f"{f:28} {counts.get(f, 0):5}   {same.get(f, 0):3} known equivalent")
+        print(f"{'all':28} {len(mutants):5}   {len(equivalent):3} known equivalent")
         return 0
     if args.show:
         m = by_id.get(args.show)
@@ -394,8 +493,11 @@ def main(argv: list[str] | None = None) -> int:
         # Tried in the sample's random order, so that a run cut short by --budget is still a
         # random sample of every file, not the first files in alphabetical order.
         chosen = random.Random(args.seed).sample(chosen, args.sample)
-    print(f"mutate: {len(chosen)} mutants chosen of {len(mutants)}; {args.jobs} at once", flush=True)
+    seed = f" (seed {args.seed})" if args.sample and args.sample < len(mutants) else ""
+    print(f"mutate: {len(chosen)} mutants chosen of {len(mutants)}{seed}; {len(equivalent)} known equivalent; "
+          f"{args.jobs} at once; load average {os.getloadavg()[0]:.1f}", flush=True)
 
+    wall = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="loopcompare-mutate-") as tmp:
         workers = [Worker(Path(tmp), i) for i in range(max(1, args.jobs))]
         used = sorted({m.file for m in chosen})
@@ -409,6 +511,8 @@ def main(argv: list[str] | None = None) -> int:
         def run(mutant: Mutant) -> Verdict | None:
             if args.budget and time.monotonic() - began > args.budget * 60:
                 return None
+            if mutant.id in equivalent:
+                return Verdict(mutant.id, mutant.file, mutant.line, "equivalent", "known")
             with lock:
                 worker = free.pop()
             try:
@@ -422,12 +526,14 @@ def main(argv: list[str] | None = None) -> int:
                 if verdict is None:
                     continue
                 verdicts.append(verdict)
-                mark = {"killed": "killed ", "timeout": "timeout", "survived": "SURVIVED"}[verdict.status]
+                mark = {"killed": "killed ", "timeout": "timeout", "survived": "SURVIVED", "equivalent": "equival"}[verdict.status]
                 print(f"  {mark} {verdict.id} {verdict.by} ({verdict.seconds:.0f}s)", flush=True)
         elapsed = time.monotonic() - began
 
     print()
-    print(report(verdicts, len(chosen), len(mutants), elapsed, by_id))
+    print(report(verdicts, len(chosen), len(mutants), elapsed, by_id, equivalent, sources))
+    print(f"\nwall time with the unmutated runs: {(time.monotonic() - wall) / 60:.1f} min; "
+          f"load average now {os.getloadavg()[0]:.1f} (1 min), {os.getloadavg()[2]:.1f} (15 min)")
     if args.json:
         args.json.write_text(json.dumps([asdict(v) for v in verdicts], indent=2) + "\n", encoding="utf-8")
     return 0

@@ -76,3 +76,36 @@ def test_every_default_file_has_targeted_tests_that_exist(path):
     for test in (*fast, *slow):
         assert (ROOT / test).is_file(), test
         assert "test_gallery" not in test
+
+
+def test_known_equivalent_mutants_are_matched_by_line_and_change_and_need_a_reason(tmp_path):
+    source = "def f(a):\n    return a < 1 and a < 1\n"
+    (tmp_path / "m.py").write_text(source, encoding="utf-8")
+    mutants = mutate.mutants_of("m.py", source)
+    listed = tmp_path / "equivalent.toml"
+    listed.write_text(
+        '[[equivalent]]\nfile = "m.py"\nline = "return a < 1 and a < 1"\nchange = "<-><="\ncol = 13\nreason = "r"\n'
+        '[[equivalent]]\nfile = "m.py"\nline = "return a < 1 and a < 1"\nchange = "and->or"\nreason = "r2"\n'
+        '[[equivalent]]\nfile = "m.py"\nline = "return a < 1 and a < 1"\nchange = "1->2"\nreason = "two of them"\n'
+        '[[equivalent]]\nfile = "m.py"\nline = "return a > 1"\nchange = "<-><="\nreason = "gone"\n',
+        encoding="utf-8",
+    )
+    root = mutate.ROOT
+    mutate.ROOT = tmp_path
+    try:
+        found, problems = mutate.equivalent_ids(mutants, mutate.load_equivalents(listed))
+    finally:
+        mutate.ROOT = root
+    assert found == {"m.py:2:13:<-><=": "r", "m.py:2:17:and->or": "r2"}  # "1->2" is on the line twice
+    assert any("matches 2 mutants" in p for p in problems)
+    assert any("no mutant matches" in p and "return a > 1" in p for p in problems)
+    listed.write_text('[[equivalent]]\nfile = "m.py"\nline = "x"\nchange = "<-><="\nreason = " "\n', encoding="utf-8")
+    with pytest.raises(SystemExit):
+        mutate.load_equivalents(listed)
+
+
+def test_the_listed_equivalent_mutants_all_match_one_mutant_each():
+    files = sorted({e.file for e in mutate.load_equivalents()})
+    found, problems = mutate.equivalent_ids(mutate.collect(files), mutate.load_equivalents())
+    assert not problems
+    assert len(found) == len(mutate.load_equivalents())
