@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import difflib
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -242,6 +243,14 @@ class _Parser:
         self.errors: list[ScenarioError] = []
         self.warnings: list[str] = []
         self.format = 1
+        #: [state] names whose entry had an error: declared, so not reported again as undeclared.
+        self.unsettled: set[str] = set()
+
+    def undeclared(self, where: str, key: str, state: Mapping[str, Any]) -> NoReturn:
+        """A name that is not in [state]; nothing more is said for one whose entry had an error."""
+        if key in self.unsettled:
+            raise _Stop
+        self.fail(where, f"{key!r} is not declared in [state] (declared: {', '.join(state) or 'none'})")
 
     def fail(self, where: str, message: str) -> NoReturn:
         """Record an error and abandon the item being checked."""
@@ -346,12 +355,21 @@ class _Parser:
             if self.format < 2:
                 self.fail(where, f"expected a whole number, got {_kind(value)} (an integer written as a string, like \"10^100\", is format 2: add 'format = 2' at the top of the file)")
             base, power, tens = m.groups()
+            too_long = f"{value!r} has more than {MAX_DIGITS:,} digits; numbers are limited to {MAX_DIGITS:,} digits"
+            digits = base.lstrip("-").lstrip("0") or "0"
+            if len(digits) > MAX_DIGITS or len((power or tens or "").lstrip("0")) > 6:
+                self.fail(where, too_long)  # checked before any arithmetic: the text alone is too long
             if power is None and tens is None:
                 return self.sized(int(base), where)
             exponent = int(power if power is not None else tens)
-            size = len(base.lstrip("-")) * exponent if power is not None else len(base.lstrip("-")) + exponent
-            if size > MAX_DIGITS + 1 and base.lstrip("-") not in ("0", "1"):
-                self.fail(where, f"{value!r} has more than {MAX_DIGITS:,} digits; numbers are limited to {MAX_DIGITS:,} digits")
+            # At least this many digits less one, so nothing far too large is ever computed:
+            # base^exponent has floor(exponent * log10(base)) + 1 digits.
+            if power is not None:
+                size = exponent * math.log10(int(digits)) if digits not in ("0", "1") else 0
+            else:
+                size = len(digits) - 1 + exponent if digits != "0" else 0
+            if size > MAX_DIGITS:
+                self.fail(where, too_long)
             number = int(base) ** exponent if power is not None else int(base) * 10**exponent
             return self.sized(number, where)
         if isinstance(value, bool) or not isinstance(value, int):
@@ -476,6 +494,13 @@ class _Parser:
 
         def entry(item: Any) -> None:
             key, value = item
+            try:
+                value_of(key, value)
+            except _Stop:
+                self.unsettled.add(key)  # declared, with an error already said: not "undeclared" later
+                raise
+
+        def value_of(key: str, value: Any) -> None:
             where = _at("[state]", key)
             if isinstance(value, bool):
                 out[key] = value
@@ -609,8 +634,7 @@ class _Parser:
         for key, value in table.items():
             here = _at(section, f"{name}.{key}")
             if key not in state:
-                declared = ", ".join(state) or "none"
-                self.fail(here, f"{key!r} is not declared in [state] (declared: {declared})")
+                self.undeclared(here, key, state)
             current = state[key]
             is_bool = isinstance(current, bool)
             if isinstance(current, dict):
@@ -642,7 +666,7 @@ class _Parser:
         for key, value in table.items():
             here = _at(where, f"requires.{key}")
             if key not in state:
-                self.fail(here, f"{key!r} is not declared in [state] (declared: {', '.join(state) or 'none'})")
+                self.undeclared(here, key, state)
             if isinstance(state[key], bool) or isinstance(state[key], dict):
                 self.fail(here, f"{key!r} is not a plain integer; 'requires' reads plain integers only")
             out[key] = self.integer(value, here)
@@ -697,6 +721,8 @@ class _Parser:
         if "value" not in e:
             self.fail(_at(section, f"{name}.value"), "is required: the name of an integer in [state]")
         value = e["value"]
+        if isinstance(value, str) and value in self.unsettled:
+            raise _Stop  # its [state] entry's error says what is wrong
         if not isinstance(value, str) or value not in state:
             what = f"{_short(value)} is not declared in [state]" if isinstance(value, str) else f"expected the name of an integer in [state], got {_kind(value)}"
             self.fail(_at(section, f"{name}.value"), what)
