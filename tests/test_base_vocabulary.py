@@ -3,30 +3,12 @@ time: mutation testing showed these were checked only through whole transcripts,
 
 from __future__ import annotations
 
+from loopcompare import builtin
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.base import Settlement, be, listing
 
-from conftest import scenario
-
-FLYING = """
-title = "flying"
-players = ["Alice", "Bob"]
-[state]
-flying = false
-[[step]]
-by = "Alice"
-does = "gains flying"
-optional = true
-set = { flying = true }
-[[step]]
-by = "Bob"
-does = "removes flying"
-optional = true
-set = { flying = false }
-[intent]
-Alice = 3
-Bob = 2
-"""
+# The two-player flying loop (comparator/library/flying.toml).
+FLYING = builtin("flying").scenario
 
 
 def test_listing_names_one_two_and_three_items_as_english_does():
@@ -41,7 +23,7 @@ def test_be_agrees_with_the_number_of_items():
 
 
 def test_rollback_forgets_each_record_since_its_own_mark():
-    ctx = Settlement(registry().get("cr-2024"), scenario(FLYING).scenario)
+    ctx = Settlement(registry().get("cr-2024"), FLYING)
     ctx.say("729.2a", "kept", quote="729.2a")
     ctx.note("kept note")
     mark = ctx.mark()
@@ -56,7 +38,7 @@ def test_rollback_forgets_each_record_since_its_own_mark():
 
 def test_rollback_keeps_notes_recorded_before_the_mark_even_when_other_lists_differ_in_length():
     # Two quotes and one note before the mark: each list is cut at its own length.
-    ctx = Settlement(registry().get("cr-2024"), scenario(FLYING).scenario)
+    ctx = Settlement(registry().get("cr-2024"), FLYING)
     ctx.say("729.2a", "one", quote=["729.2a", "729.2b"])
     ctx.note("first")
     mark = ctx.mark()
