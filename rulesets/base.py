@@ -128,6 +128,16 @@ class Settlement:
         """Forget what was recorded since ``mark`` (a procedure whose result did not stand)."""
         del self.transcript[mark[0]:], self.rules[mark[1]:], self.quotes[mark[2]:], self.notes[mark[3]:]
 
+    def absorb(self, other: "Settlement") -> None:
+        """Add what another settlement recorded (its transcript after this one's; rules, quotes
+        and notes not recorded yet; the judge if it called one)."""
+        self.transcript.extend(other.transcript)
+        self.rules.extend(r for r in other.rules if r not in self.rules)
+        self.quotes.extend(k for k in other.quotes if k not in self.quotes)
+        for text in other.notes:
+            self.note(text)
+        self.judge = self.judge or other.judge
+
     def note(self, text: str) -> None:
         """Record a reading of a silent or ambiguous text."""
         if text not in self.notes:
@@ -197,9 +207,7 @@ class Settlement:
             iterations = point.iterations
             if decision.per_player:
                 iterations = facts.counts_at(point, decision.per_player)
-            eliminated = tuple(
-                Elimination(e.player, *_counted(facts.point(e.position))) for e in facts.eliminations_until(point)
-            )
+            eliminated = _left(facts, facts.eliminations_until(point))
         stopped_by = decision.stopped_by
         if decision.deviates is None:
             stopped_by = None
@@ -648,16 +656,7 @@ class Ruleset:
         facts_left = facts.among(gone)
         rest = Settlement(self, facts_left.scenario, facts_left)
         again = self._procedure(rest, gone)
-        ctx.transcript.extend(rest.transcript)
-        for rule in rest.rules:
-            if rule not in ctx.rules:
-                ctx.rules.append(rule)
-        for key in rest.quotes:
-            if key not in ctx.quotes:
-                ctx.quotes.append(key)
-        for text in rest.notes:
-            ctx.note(text)
-        ctx.judge = ctx.judge or rest.judge
+        ctx.absorb(rest)
         point = again.point
         if (
             again.deviates is not None

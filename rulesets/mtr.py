@@ -14,7 +14,7 @@ from typing import ClassVar, Iterable
 
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result, StoppedBy
-from .scenario import UNBOUNDED, Count, CutPoint
+from .scenario import UNBOUNDED, Count
 from .shortcuts import Cr2009Sept
 
 MTR = "MTR 4.4"
@@ -315,11 +315,8 @@ class Mtr2018(Cr2009Sept):
         forced = facts.forced_point(stop.player)
         if forced is None or stop.point != forced:
             return False
-        intent = ctx.scenario.intent(stop.player)
-        if intent.never or intent.after is None:
-            return True
-        meant = CutPoint(intent.after, intent.step if intent.step is not None else facts.first_choice(stop.player) or 0)
-        return facts.before(forced, meant)
+        meant = facts.meant_point(stop.player)
+        return meant is None or facts.before(forced, meant)
 
     def _same_number(self, ctx: Settlement, first: Stop, stops: Iterable[Stop]) -> None:
         """The MTR compares numbers of iterations; say so when equal numbers stop at different points."""

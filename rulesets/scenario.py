@@ -401,12 +401,13 @@ class LoopFacts:
         """
         scenario = self.scenario
         order = tuple(p for p in self.turn_order if p not in gone)
-        view = copy.copy(self)
-        view.scenario = dataclasses.replace(
-            scenario,
-            players=tuple(p for p in scenario.players if p not in gone),
-            active=order[0] if order else scenario.active,
-            intents={p: i for p, i in scenario.intents.items() if p not in gone},
+        view = self.for_scenario(
+            dataclasses.replace(
+                scenario,
+                players=tuple(p for p in scenario.players if p not in gone),
+                active=order[0] if order else scenario.active,
+                intents={p: i for p, i in scenario.intents.items() if p not in gone},
+            )
         )
         view.turn_order = order
         for name in ("optional_controllers", "unless_payers", "choosers", "only_choosers"):
@@ -513,17 +514,19 @@ class LoopFacts:
         In format 2 a player whose optional step's ``requires`` fails stops there, as if that
         were their intent, when it comes before the point they meant (FORMAT item 8).
         """
-        intent = self.scenario.intent(player)
-        meant = None
-        if not intent.never and intent.after is not None:
-            if intent.step is not None:
-                meant = CutPoint(intent.after, intent.step)
-            else:
-                meant = CutPoint(intent.after, self.first_choice(player) or 0)
+        meant = self.meant_point(player)
         forced = self.forced_point(player)
         if forced is not None and (meant is None or self.position(forced) < self.position(meant)):
             return forced
         return meant
+
+    def meant_point(self, player: str) -> CutPoint | None:
+        """Where the player's intent says they deviate (None for "never"), before any forced stop."""
+        intent = self.scenario.intent(player)
+        if intent.never or intent.after is None:
+            return None
+        step = intent.step if intent.step is not None else self.first_choice(player) or 0
+        return CutPoint(intent.after, step)
 
     def forced_point(self, player: str) -> CutPoint | None:
         """Where ``player`` must stop because their optional step's requirement fails, if anywhere."""
