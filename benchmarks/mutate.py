@@ -91,6 +91,12 @@ _RULESETS_FAST = _TARGETED + (
     "tests/test_ruleset_summary1998.py",
     "tests/test_acceptance.py",
     "tests/test_format2_engine.py",
+    "tests/test_base_vocabulary.py",
+    "tests/test_event_expectation.py",
+    "tests/test_format2_procedures.py",
+    "tests/test_format2_review.py",
+    "tests/test_real_loops.py",
+    "tests/test_real_loop_audit.py",
 )
 #: The oracle's fixed-seed and regression runs (not the fresh seed: a mutant run must be
 #: reproducible), and the invariants.
