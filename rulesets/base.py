@@ -548,7 +548,8 @@ class Ruleset:
                 f"arbitrarily large number of times and then choose otherwise ({point.describe()}).",
                 quote=self.loop_quote(),
             )
-            return Decision(Result.SHORTCUT, point, chooser, stopped_by=StoppedBy.RULE)
+            # A requirement that fails on the way stops the chooser there, as it would in a loop.
+            return self.requirement_cap(ctx, Decision(Result.SHORTCUT, point, chooser, stopped_by=StoppedBy.RULE))
         return None
 
     def resolution_draw_rule(self) -> str:

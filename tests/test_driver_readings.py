@@ -104,3 +104,82 @@ def test_the_procedure_applied_again_names_only_the_players_who_left(key):
     (note,) = [n for n in out.notes if "applied again among the players still in the game" in n]
     assert "in the game, without Bob, whose numbers no longer count" in note
     assert (out.deviates, out.iterations) == ("Carol", 20)
+
+
+RESOLUTION_WITH_A_COST = """
+format = 2
+title = "a repetition inside one resolution that costs mana"
+players = ["Alice", "Bob"]
+[loop]
+within = "resolution"
+[state]
+mana = { start = 7, min = 0 }
+tokens = 0
+[[step]]
+by = "Alice"
+does = "pays {2}: create a token"
+optional = true
+choice = true
+requires = { mana = 2 }
+add = { mana = -2, tokens = 1 }
+"""
+
+
+@pytest.mark.parametrize("key", ["summary-1998", "cr-2004", "cr-2008", "mtr-2018", "cr-2024", "mtr-current"])
+def test_a_chooser_inside_one_resolution_stops_where_their_requirement_fails(key):
+    # Alice would repeat the choice for ever, but 7 mana pays for three tokens only: she stops
+    # after 3 because she must, not after "an unbounded number".
+    out = registry().get(key).settle(scenario(RESOLUTION_WITH_A_COST).scenario)
+    assert (out.result.value, out.deviates, out.iterations, out.steps) == ("shortcut", "Alice", 3, 0)
+    assert out.stopped_by.value == "requirement"
+    assert out.state == {"mana": 1, "tokens": 3}
+
+
+
+INDEPENDENT_SETS_AND_MANA = """
+format = 2
+title = "independent sets in a loop that runs out of mana"
+players = ["Alice", "Bob"]
+[loop]
+independent = true
+[state]
+mana = {{ start = 10, min = 0 }}
+x = 0
+[[step]]
+by = "Alice"
+does = "Alice's set"
+optional = true
+add = {{ x = 1 }}
+[[step]]
+by = "Bob"
+does = "Bob's set"
+optional = true
+add = {{ x = 10 }}
+[[step]]
+by = "Bob"
+does = "the engine spends two mana"
+requires = {{ mana = 2 }}
+add = {{ mana = -2 }}
+[intent]
+Alice = {alice}
+Bob = {bob}
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2005", "cr-2008", "cr-2024"])
+def test_independent_sets_run_their_own_counts_up_to_a_failed_mandatory_requirement(key):
+    # Bob's set spends 2 of 10 mana an iteration: the loop would end at iteration 5, step 2.
+    def settle(alice, bob):
+        return registry().get(key).settle(scenario(INDEPENDENT_SETS_AND_MANA.format(alice=alice, bob=bob)).scenario)
+
+    # Both sets stop first (2 and 3): 3 payments, x = 2 * 1 + 3 * 10.
+    out = settle(2, 3)
+    assert (out.result.value, out.iterations, out.state) == ("shortcut", {"Alice": 2, "Bob": 3}, {"mana": 4, "x": 32})
+    # Both still run at the failure: the whole loop's end, after Alice's and Bob's 6th steps.
+    out = settle(7, 8)
+    assert (out.result.value, out.iterations, out.steps, out.state) == ("ends", 5, 2, {"mana": 0, "x": 66})
+    assert out.ended_by == "requires mana >= 2: the engine spends two mana"
+    # Alice's set stops after 2; Bob's runs on until the 6th payment fails: each set's own count.
+    out = settle(2, 8)
+    assert (out.result.value, out.iterations, out.state) == ("ends", {"Alice": 2, "Bob": 6}, {"mana": 0, "x": 62})
+    assert out.ended_by == "requires mana >= 2: the engine spends two mana"
