@@ -242,16 +242,17 @@ class Settlement:
         """
         steps = self.scenario.steps
         at = next((i for i, s in enumerate(steps) if s.ends_loop), None)
-        event = None if at is None else steps[at].ends_loop
-        if at is None or event is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
+        if at is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
             return None, None
+        event = steps[at].ends_loop
+        assert event is not None  # the step was found by it
         facts = self.facts
         cut = decision.point
         if cut is None:
             # Played out (no shortcut), or run until the event: the players stop where they mean
             # to (nobody, for a loop run until its event), if the event doesn't come first.
             points = (facts.deviation_point(p) for p in self.scenario.players)
-            cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED, 0)
+            cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED)
         if not cut.unbounded and cut.iterations == 0 and cut.steps <= at:
             return None, None  # the event's step is never reached before the stop
         if event.chance is None:
@@ -936,7 +937,7 @@ class Ruleset:
 
     def _lookup(self, key: str) -> str:
         for source in self.sources:
-            bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
+            bare = key.removeprefix(source.prefix)
             try:
                 return source.load().text(bare)
             except KeyError:
@@ -1024,7 +1025,7 @@ class Ruleset:
     def source_of(self, key: str) -> texts.Document | None:
         """The document a quoted rule is taken from (None when no source has it)."""
         for source in self.sources:
-            bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
+            bare = key.removeprefix(source.prefix)
             doc = source.load()
             if bare in doc.ids():
                 return doc

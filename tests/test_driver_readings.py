@@ -183,3 +183,104 @@ def test_independent_sets_run_their_own_counts_up_to_a_failed_mandatory_requirem
     out = settle(2, 8)
     assert (out.result.value, out.iterations, out.state) == ("ends", {"Alice": 2, "Bob": 6}, {"mana": 0, "x": 62})
     assert out.ended_by == "requires mana >= 2: the engine spends two mana"
+
+
+def _line(out, words: str) -> str:
+    (line,) = [t for t in out.transcript if words in t]
+    return line
+
+
+@pytest.mark.parametrize("key, rule", [("cr-2005", "421.1"), ("cr-2008", "421.1"), ("cr-2024", "729.1b")])
+def test_independent_sets_that_end_by_themselves_cite_the_loop_rule_and_say_what_ended_them(key, rule):
+    # Format 2: Alice's set stops after 2, Bob's runs until the 6th payment fails.
+    out = registry().get(key).settle(scenario(INDEPENDENT_SETS_AND_MANA.format(alice=2, bob=8)).scenario)
+    line = _line(out, "while the independent sets run their own numbers")
+    assert line == (
+        f"{rule}: the loop is not endless: while the independent sets run their own numbers, it ends by itself "
+        "(requires mana >= 2: the engine spends two mana)."
+    )
+    assert rule in out.rules and rule in dict(out.quotes)
+    # The whole loop ends too (all sets running, at iteration 5): no note that it would not.
+    assert not any(n.startswith("With every set running the loop would never end") for n in out.notes)
+
+
+@pytest.mark.parametrize("key, rule", [("cr-2005", "421.1"), ("cr-2008", "421.1")])
+def test_independent_sets_that_end_only_once_a_set_stopped_say_so(key, rule):
+    from test_base import ONLY_WITHOUT_ALICES_SET
+
+    # Format 1: with both sets running x goes 1, 2, 1, 2, ...; Alice's set never runs, and Bob's
+    # first action takes x to 0.
+    out = registry().get(key).settle(scenario(ONLY_WITHOUT_ALICES_SET).scenario)
+    assert out.result.value == "ends"
+    line = _line(out, "while the independent sets run their own numbers")
+    assert line.startswith(f"{rule}: the loop is not endless: while the independent sets run their own numbers, it ends by itself (")
+    assert any(n.startswith("With every set running the loop would never end; it ends because a set") for n in out.notes)
+
+
+INDEPENDENT_COUNTER = """
+title = "Alice's set counts, Bob's set waits"
+players = ["Alice", "Bob"]
+[state]
+x = 0
+[loop]
+independent = true
+ends_when = { value = "x", at_least = 4 }
+[intent]
+Alice = 3
+Bob = 5
+[[step]]
+by = "Alice"
+does = "adds 1"
+optional = true
+add = { x = 1 }
+[[step]]
+by = "Bob"
+does = "waits"
+optional = true
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2005", "cr-2008"])
+def test_a_bound_the_whole_loop_reaches_only_after_a_set_stopped_is_never_reached(key):
+    # All sets running, x would reach 4 at Alice's step of iteration 3; but Alice performs her
+    # set 3 times only (x = 3), so the loop never ends and each set keeps its own number.
+    out = registry().get(key).settle(scenario(INDEPENDENT_COUNTER).scenario)
+    assert (out.result.value, out.iterations, out.state) == ("shortcut", {"Alice": 3, "Bob": 5}, {"x": 3})
+
+
+def test_a_bound_that_holds_before_the_loop_starts_ends_it_at_once_with_a_note():
+    text = 'title = "t"\nplayers = ["Alice", "Bob"]\n[state]\nx = 0\n[loop]\nends_when = { value = "x", at_most = 0 }\n'
+    text += '[[step]]\nby = "Alice"\ndoes = "a"\noptional = true\nadd = { x = -1 }\n'
+    out = registry().get("cr-2024").settle(scenario(text).scenario)
+    assert (out.result.value, out.iterations, out.steps) == ("ends", 0, 0)
+    assert "The bound already holds before the loop starts; the loop ends at once." in out.notes
+    text = text.replace("x = 0\n", "x = 1\n")
+    out = registry().get("cr-2024").settle(scenario(text).scenario)
+    # x reaches 0 at the loop's only step: one complete iteration (FORMAT item 4).
+    assert (out.result.value, out.iterations, out.steps) == ("ends", 1, 0)
+    assert not any(n.startswith("The bound already holds") for n in out.notes)
+
+
+@pytest.mark.parametrize("key", ["cr-2004", "cr-2024", "mtr-current"])
+def test_each_player_who_loses_during_a_loop_that_ends_is_noted_leaving(key):
+    from test_format2_review import ONLY_INVOLVED_LEAVES
+
+    out = registry().get(key).settle(scenario(ONLY_INVOLVED_LEAVES.format(carol=5, gain=0)).scenario)
+    assert out.result.value == "ends"
+    leaving = [n for n in out.notes if " loses the game " in n and "and leaves it" in n]
+    assert [n.split(" ")[0] for n in leaving] == ["Alice", "Carol"]
+    assert leaving[0].startswith("Alice loses the game after 2 iterations and 2 steps (that player loses) and leaves it")
+
+
+@pytest.mark.parametrize("key", ["mtr-2018", "mtr-current"])
+def test_the_tournament_rules_quote_the_comprehensive_rules_draw_rule_they_cite(key):
+    from loopcompare.rulesets.texts import draw_rule
+
+    ruleset = registry().get(key)
+    assert ruleset.quote("CR 104.4b") == draw_rule("104.4b", ruleset.cr_date or ruleset.effective)
+
+
+@pytest.mark.parametrize("key", ["mtr-2018", "mtr-current"])
+def test_the_draw_rule_the_tournament_rules_cite_is_found_in_the_draw_rules_file(key):
+    doc = registry().get(key).source_of("CR 104.4b")
+    assert doc is not None and doc.filename.startswith("draw-rules_")
