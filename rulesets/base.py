@@ -289,7 +289,7 @@ class Settlement:
     def number(self, player: str) -> Count:
         """The number a player names: their intent, or an unbounded one if they never deviate."""
         intent = self.scenario.intent(player)
-        return UNBOUNDED if intent.never or intent.after is None else intent.after
+        return UNBOUNDED if intent.after is None else intent.after  # "never", or a goal never reached
 
     def point(self, player: str) -> CutPoint:
         """Where a player stops the loop themselves: their deviation point (a partial one as
@@ -613,10 +613,11 @@ class Ruleset:
             return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position)
+        after = "" if last.player == leaver.player else f"; {last.player}, the last who maintained it, leaves {where.describe()}"
         ctx.note(
-            f"{leaver.player} leaves the game {where.describe()}, before the point where they were to deviate, and "
-            "nobody left in the game maintains the loop: reading taken (FORMAT item 6), the rest is a mandatory loop "
-            "among the players left."
+            f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
+            f"to deviate{after}, and nobody left in the game maintains the loop: reading taken (FORMAT item 6), the rest "
+            "is a mandatory loop among the players left."
         )
         end = facts.end
         if end is not None:
@@ -629,10 +630,12 @@ class Ruleset:
         ctx.absorb(rest_ctx)
         if rest.result is Result.DRAW:
             return Decision(Result.DRAW, where)
-        if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) >= last.position:
-            return rest
-        ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
-        return decision
+        if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) < last.position:
+            ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
+            return decision
+        # The rest's own result: a way out after the last maintainer left, the loop repeated an
+        # unbounded number of times (G.21.4), or no rule for it at all.
+        return rest
 
     def _among_those_left(
         self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str]
