@@ -81,6 +81,7 @@ _TARGETED = (
     "tests/test_frozen_records.py",
     "tests/test_outcome_from_decision.py",
     "tests/test_driver_readings.py",
+    "tests/test_era_wording.py",
 )
 _RULESETS_FAST = _TARGETED + (
     "tests/test_scenario.py",
@@ -121,7 +122,7 @@ TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rulesets/bignum.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/registry.py": (("tests/test_registry.py", "tests/test_registry_build.py", "tests/test_frozen_records.py"), ()),
     "rulesets/texts.py": (("tests/test_texts.py", "tests/test_rule_text_reading.py", "tests/test_history.py") + _RULESETS_FAST, ()),
-    "rulesets/history.py": (("tests/test_history.py", "tests/test_frozen_records.py"), ()),
+    "rulesets/history.py": (("tests/test_history.py", "tests/test_history_numbering.py", "tests/test_frozen_records.py"), ()),
     "comparator/loader.py": (
         ("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_loader_format2_limits.py", "tests/test_schema.py",
          "tests/test_frozen_records.py"),

@@ -1,0 +1,26 @@
+"""The loop rule's numbers between two dated points (rulesets/history.py ``numbering_on``): the
+numbers the rule had in between, on days the sources don't give, are listed, none skipped."""
+
+from __future__ import annotations
+
+import pytest
+
+from loopcompare.rulesets.history import numbering_on
+
+
+@pytest.mark.parametrize(
+    "date, between, next_dated",
+    [
+        # 713 (2009-07-11) and 720 (2018-07-13): 714 to 719 came in between (717 never existed).
+        ("2009-08-01", ("714", "715", "716", "718", "719"), ("2018-07-13", "720")),
+        # 720 and 729 (2024-06-07): the rule went back to 727 and 728 once on the way.
+        ("2019-01-01", ("721", "722", "724", "725", "726", "727", "728", "727", "728"), ("2024-06-07", "729")),
+        # 729 and 730 are consecutive: nothing in between.
+        ("2024-12-01", (), ("2025-04-04", "730")),
+    ],
+)
+def test_the_numbers_between_two_dated_ones_are_listed_in_order(date, between, next_dated):
+    numbering = numbering_on(date)
+    assert numbering.between == between
+    assert numbering.next == next_dated
+    assert numbering.certain is (between == ())
