@@ -24,3 +24,20 @@ def test_the_numbers_between_two_dated_ones_are_listed_in_order(date, between, n
     assert numbering.between == between
     assert numbering.next == next_dated
     assert numbering.certain is (between == ())
+
+
+def test_before_the_first_comprehensive_rules_there_is_no_number_and_nothing_uncertain():
+    numbering = numbering_on("1998-01-01")
+    assert (numbering.number, numbering.since, numbering.certain, numbering.between) == ("", "", True, ())
+    assert numbering.describe() == "On 1998-01-01 there was no Comprehensive Rules loop rule yet"
+
+
+def test_the_numbers_in_words_give_each_dated_number_and_the_undated_ones_after_it():
+    from loopcompare.rulesets.history import numbers_in_words
+
+    assert numbers_in_words() == (
+        "421 from 1999-04-23; "
+        "713 from 2009-07-11 (then 714, 715, 716, 718, 719 on days the sources don't give); "
+        "720 from 2018-07-13 (then 721, 722, 724, 725, 726, 727, 728, 727, 728 on days the sources don't give); "
+        "729 from 2024-06-07; 730 from 2025-04-04; 731 from 2025-07-25; 732 from 2026-04-17. Today it is 732."
+    )
