@@ -130,6 +130,7 @@ TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
             "tests/test_loader_field_checks.py",
             "tests/test_loader_step_sense.py",
             "tests/test_loader_points_to_deviate.py",
+            "tests/test_loader_effects_and_counts.py",
             "tests/test_loader_expectations.py",
             "tests/test_loader_error_lines.py",
             "tests/test_scenario_document.py",

@@ -153,3 +153,29 @@ def test_an_expected_boolean_of_another_kind_is_refused():
 
 def test_an_expected_value_that_is_not_declared_is_refused():
     assert refused("state = { mana = 1 }") == f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'state.mana': 'mana' is not declared in [state]"
+
+
+# --- counts, players, flags and texts ------------------------------------------------------------------------
+
+
+def test_iterations_is_a_count_or_unbounded_for_all_or_per_player():
+    assert expect("iterations = 3")["iterations"] == 3
+    assert expect('iterations = "unbounded"')["iterations"] == "unbounded"
+    assert expect('iterations = { Alice = 2, Bob = "unbounded" }')["iterations"] == {"Alice": 2, "Bob": "unbounded"}
+    assert refused("iterations = { Zed = 2 }") == (
+        f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'iterations.Zed': is 'Zed', who is not one of the players (Alice, Bob)"
+    )
+    assert refused('iterations = "forever"') == (
+        f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'iterations': 'forever' is not a number: there is no infinity in Magic; "
+        'write "unbounded" or a whole number'
+    )
+
+
+def test_steps_deviates_last_action_judge_and_texts():
+    got = expect('steps = 4\ndeviates = "Bob"\nlast_action = "Alice"\njudge = true\nresult = "ends"')
+    assert got == {"steps": 4, "deviates": "Bob", "last_action": "Alice", "judge": True, "result": "ends"}
+    got = expect('ended_by = "the coin"\nends_early_if = "a land is revealed"')
+    assert got == {"ended_by": "the coin", "ends_early_if": "a land is revealed"}
+    assert refused("steps = -1") == f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'steps': must be 0 or more, got -1"
+    assert refused("judge = 1") == f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'judge': expected true or false, got the number 1"
+    assert refused('deviates = "Zed"').endswith("'deviates': is 'Zed', who is not one of the players (Alice, Bob)")

@@ -298,3 +298,15 @@ def test_no_warning_for_a_value_with_a_floor_an_end_or_only_raised():
     assert parse(scenario_text("tokens = 0\nmana = 5", '\n[[end]]\nwhen = { value = "mana", at_most = 0 }\n', step=steps)).warnings == ()
     assert parse(scenario_text("tokens = 0\nmana = { start = 5, max = 9 }", step=steps.replace("mana = -1", "mana = 1"))).warnings == ()
     assert parse(scenario_text("tokens = 0\nmana = 5", step=steps.replace("mana = -1", "mana = 0"))).warnings == ()  # adding 0 lowers nothing
+
+
+def test_a_per_player_value_may_go_negative_without_a_warning():
+    # Per-player values are life totals and the like (a player's life may go below zero).
+    step = STEP + '\n[[step]]\nby = "Bob"\ndoes = "drains"\ntarget = { among = ["Alice"] }\nadd = { life = -1 }\n'
+    assert parse(scenario_text("tokens = 0\nlife = { Alice = 3 }", step=step)).warnings == ()
+
+
+def test_a_ceiling_is_no_floor():
+    steps = STEP + '\n[[step]]\nby = "Bob"\ndoes = "spends mana"\nadd = { mana = -1 }\n'
+    (warning,) = parse(scenario_text("tokens = 0\nmana = { start = 5, max = 9 }", step=steps)).warnings
+    assert warning.startswith("line 18: step 2: 'add.mana': lowers 'mana', which has no 'min' and no end")

@@ -64,7 +64,8 @@ def test_hidden_on_a_mandatory_step_is_a_warning_in_format_1():
 
 def test_a_mandatory_choice_needs_an_alternative_in_format_2():
     assert refused("choice = true") == "case.toml: line 8: step 1: 'choice': on a mandatory step needs 'alternative': what its controller chooses instead"
-    assert loaded('choice = true\nalternative = "passes"').scenario.steps[0].alternative == "passes"
+    with_alternative = loaded('choice = true\nalternative = "passes"')
+    assert with_alternative.scenario.steps[0].alternative == "passes" and with_alternative.warnings == ()
     assert loaded("choice = true\noptional = true").warnings == ()
 
 
