@@ -179,3 +179,12 @@ def test_steps_deviates_last_action_judge_and_texts():
     assert refused("steps = -1") == f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'steps': must be 0 or more, got -1"
     assert refused("judge = 1") == f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'judge': expected true or false, got the number 1"
     assert refused('deviates = "Zed"').endswith("'deviates': is 'Zed', who is not one of the players (Alice, Bob)")
+
+
+def test_an_unknown_key_in_an_eliminated_entry_names_the_entry():
+    # (The line is the block's header: a field named "... item N" is not looked up as a key.)
+    assert refused('eliminated = [{ player = "Bob" }, { player = "Alice", step = 1 }]') == (
+        f"case.toml: line {FIELD_LINE - 1}: [expect.cr-2004]: 'eliminated item 2.step': unknown key (did you mean 'steps'?); "
+        "expected one of iterations, player, steps"
+    )
+    assert refused("eliminated = [{ steps = 1 }]") == f"case.toml: line {FIELD_LINE - 1}: [expect.cr-2004]: 'eliminated item 1': needs 'player'"

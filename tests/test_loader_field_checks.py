@@ -310,3 +310,13 @@ def test_a_ceiling_is_no_floor():
     steps = STEP + '\n[[step]]\nby = "Bob"\ndoes = "spends mana"\nadd = { mana = -1 }\n'
     (warning,) = parse(scenario_text("tokens = 0\nmana = { start = 5, max = 9 }", step=steps)).warnings
     assert warning.startswith("line 18: step 2: 'add.mana': lowers 'mana', which has no 'min' and no end")
+
+
+def test_only_a_goal_names_whose_value_it_bounds():
+    # 'player' belongs to an intent's goal; a loop's end or an [[end]] bound names no player.
+    assert loop_end('{ value = "tokens", at_least = 5, player = "Bob" }').endswith(
+        "[loop]: 'ends_when.player': unknown key; expected one of at_least, at_most, value"
+    )
+    assert refused(scenario_text(STATE, '\n[[end]]\nwhen = { value = "life", at_most = 0, player = "Bob" }\n')).endswith(
+        "end 1: 'when.player': unknown key; expected one of at_least, at_most, value"
+    )

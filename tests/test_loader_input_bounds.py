@@ -120,3 +120,14 @@ def test_an_exponent_of_seven_digits_is_refused_unread(text):
     assert str(error) == (
         f"case.toml: line 6: [state]: 'tokens': {text.strip(chr(34))!r} has more than 1,000 digits; numbers are limited to 1,000 digits"
     )
+
+
+def test_a_file_that_cannot_be_read_is_refused_with_the_systems_reason(tmp_path):
+    # The reason alone ("No such file or directory"), not Python's "[Errno 2] ..." with the path again.
+    missing = tmp_path / "nowhere.toml"
+    with pytest.raises(ScenarioError) as info:
+        load(missing)
+    assert str(info.value) == f"{missing}: can't be read: No such file or directory"
+    with pytest.raises(ScenarioError) as info:
+        load(tmp_path)
+    assert str(info.value) == f"{tmp_path}: can't be read: Is a directory"
