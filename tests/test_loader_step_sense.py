@@ -9,6 +9,8 @@ information.  Errors in format 2; the format 1 ones are warnings.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 
 from loopcompare.comparator.loader import ScenarioError, parse_bytes
@@ -112,3 +114,11 @@ def test_an_unknown_key_is_hinted_with_the_closest_known_one():
         "case.toml: line 8: step 1: 'optinal': unknown key (did you mean 'optional'?); expected one of add, alternative, by, choice, "
         "conditional, does, ends_loop, hidden, mul, optional, random, requires, set, sustains, target, times, turn, unless"
     )
+
+
+def test_the_parts_a_step_table_cannot_do_without():
+    assert refused('random = true\nends_loop = { chance = "1/2" }') == "case.toml: line 9: step 1: 'ends_loop.when': is required: the event, in words"
+    assert refused('unless = { by = "Bob" }') == "case.toml: line 8: step 1: 'unless.does': is required"
+    assert refused('target = { order = "each" }') == "case.toml: line 8: step 1: 'target.among': is required: the players the step can target, in order"
+    event = loaded('random = true\nends_loop = { when = "x", chance = "2/4" }').scenario.steps[0].ends_loop
+    assert (event.when, event.chance, event.hidden) == ("x", Fraction(1, 2), False)
