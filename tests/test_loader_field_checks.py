@@ -320,3 +320,12 @@ def test_only_a_goal_names_whose_value_it_bounds():
     assert refused(scenario_text(STATE, '\n[[end]]\nwhen = { value = "life", at_most = 0, player = "Bob" }\n')).endswith(
         "end 1: 'when.player': unknown key; expected one of at_least, at_most, value"
     )
+
+
+def test_a_file_without_steps_gets_no_follow_on_error_about_intent_steps():
+    # With no step to count, an intent's step is checked against one step (index 0 is valid), so
+    # the only error is the missing steps.
+    text = HEAD + "tokens = 0\n\n[intent]\nAlice = { after = 1, step = 0 }\n"
+    with pytest.raises(ScenarioError) as info:
+        parse(text)
+    assert [e.one_line() for e in info.value.errors] == ["case.toml: 'step': is required: one [[step]] table per step of an iteration"]

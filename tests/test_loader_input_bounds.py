@@ -131,3 +131,12 @@ def test_a_file_that_cannot_be_read_is_refused_with_the_systems_reason(tmp_path)
     with pytest.raises(ScenarioError) as info:
         load(tmp_path)
     assert str(info.value) == f"{tmp_path}: can't be read: Is a directory"
+
+
+def test_at_most_50_errors_even_from_one_table():
+    # Every unknown key of a table is reported before the table is abandoned: the cap holds there too.
+    keys = "".join(f"unknown{i} = 1\n" for i in range(60))
+    error = refused(PLAIN + keys)
+    assert len(error.errors) == 50
+    # Sorted as text: unknown0, unknown1, unknown10..19, unknown2, ..., unknown5, unknown50..53 is 50.
+    assert error.errors[-1].where == "step 1: 'unknown53'"
