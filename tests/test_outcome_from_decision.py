@@ -176,3 +176,12 @@ def test_an_unspecified_outcome_says_where_the_loop_would_end_by_itself():
     out = registry().get("cr-2024").settle(scenario(text).scenario)
     assert (out.result.value, out.iterations, out.steps) == ("ends", 2, 1)
     assert not any(n.startswith("Left alone") for n in out.notes)
+
+
+def test_an_unspecified_outcome_with_a_failed_requirement_is_not_cut_there():
+    # The 1998 Rules Summary has no rule for two players' optional actions: the outcome is
+    # unspecified, and Alice's requirement failing after 3 does not turn it into a shortcut.
+    text = MANA.format(intent="") + '[[step]]\nby = "Bob"\ndoes = "Bob untaps the engine"\noptional = true\n'
+    out = registry().get("summary-1998").settle(scenario(text).scenario)
+    assert (out.result.value, out.iterations, out.deviates, out.stopped_by) == ("unspecified", None, None, None)
+    assert not any("the requirement fails" in line for line in out.transcript)

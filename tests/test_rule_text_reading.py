@@ -45,3 +45,13 @@ def test_a_renumbered_release_changes_the_rule_numbers_and_never_the_words():
     assert doc.text("732.2a") == "Second."
     assert doc.provenance == ("Source: an archive",)
     assert doc.filename == "cr.txt"
+
+
+def test_wrapped_lines_and_notes_belong_to_the_rule_just_above_not_the_first():
+    doc = parse("G.21.1 - First rule.\n421.1. Second rule,\nwrapped.\nNote - a remark.\n", "mixed.txt")
+    assert doc.ids() == ("G.21.1", "421.1")
+    assert doc.text("G.21.1") == "First rule."
+    assert doc.text("421.1") == "Second rule, wrapped. Note - a remark."
+    doc = parse("421.1. First rule.\nG.21.2 - Second rule\nwrapped.\nNote - random loops.\n", "mixed.txt")
+    assert doc.ids() == ("421.1", "G.21.2", "G.21.Note")
+    assert doc.text("G.21.2") == "Second rule wrapped."
