@@ -124,8 +124,23 @@ TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rulesets/texts.py": (("tests/test_texts.py", "tests/test_rule_text_reading.py", "tests/test_history.py") + _RULESETS_FAST, ()),
     "rulesets/history.py": (("tests/test_history.py", "tests/test_history_numbering.py", "tests/test_frozen_records.py"), ()),
     "comparator/loader.py": (
-        ("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_loader_format2_limits.py", "tests/test_schema.py",
-         "tests/test_frozen_records.py"),
+        (
+            "tests/test_loader.py",
+            "tests/test_loader_format2.py",
+            "tests/test_loader_format2_limits.py",
+            "tests/test_schema.py",
+            "tests/test_frozen_records.py",
+            # Named after the behaviour they pin (issue 16): one check of the loader each.
+            "tests/test_loader_input_bounds.py",
+            "tests/test_loader_header_and_players.py",
+            "tests/test_loader_field_checks.py",
+            "tests/test_loader_step_sense.py",
+            "tests/test_loader_points_to_deviate.py",
+            "tests/test_loader_effects_and_counts.py",
+            "tests/test_loader_expectations.py",
+            "tests/test_loader_error_lines.py",
+            "tests/test_scenario_document.py",
+        ),
         ("tests/test_hostile_input.py",),
     ),
 }

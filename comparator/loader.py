@@ -965,7 +965,14 @@ class _Parser:
         if name == "expected_iterations":
             if not isinstance(value, (str, int)) or isinstance(value, bool) or not re.fullmatch(r"[0-9]+(/[0-9]+)?", str(value)):
                 self.fail(where, f"expected an exact number \"a/b\" or \"a\", got {_kind(value)}")
-            return str(Fraction(str(value))) if "/" not in str(value) or not str(value).endswith("/0") else self.fail(where, "has a zero denominator")
+            # Each part read as a whole number, so "1/00" is a zero denominator too, and none longer
+            # than integers may be (int() refuses more than 4,300 digits with a traceback).
+            parts = str(value).split("/")
+            if any(len(part.lstrip("0")) > MAX_DIGITS for part in parts):
+                self.fail(where, f"has more than {MAX_DIGITS:,} digits in a part; numbers are limited to {MAX_DIGITS:,} digits")
+            if len(parts) == 2 and int(parts[1]) == 0:
+                self.fail(where, "has a zero denominator")
+            return str(Fraction(str(value)))
         if name == "eliminated":
             if not isinstance(value, list):
                 self.fail(where, f"expected a list of {{player, iterations, steps}} tables, got {_kind(value)}")
