@@ -77,6 +77,9 @@ _TARGETED = (
     "tests/test_outcome_fields.py",
     "tests/test_renumbered_release.py",
     "tests/test_cr421_last_word.py",
+    "tests/test_closed_form_blocks_and_budget.py",
+    "tests/test_sets_stopped_by_an_end.py",
+    "tests/test_scenario_values_are_immutable.py",
 )
 _RULESETS_FAST = _TARGETED + (
     "tests/test_scenario.py",
