@@ -80,6 +80,9 @@ _TARGETED = (
     "tests/test_closed_form_blocks_and_budget.py",
     "tests/test_sets_stopped_by_an_end.py",
     "tests/test_scenario_values_are_immutable.py",
+    "tests/test_frozen_records.py",
+    "tests/test_outcome_from_decision.py",
+    "tests/test_driver_readings.py",
 )
 _RULESETS_FAST = _TARGETED + (
     "tests/test_scenario.py",
@@ -118,11 +121,12 @@ TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     # Format 2's engine (from the f2 branch).
     "rulesets/dynamics.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/bignum.py": (_RULESETS_FAST, _RULESETS_SLOW),
-    "rulesets/registry.py": (("tests/test_registry.py", "tests/test_registry_build.py"), ()),
+    "rulesets/registry.py": (("tests/test_registry.py", "tests/test_registry_build.py", "tests/test_frozen_records.py"), ()),
     "rulesets/texts.py": (("tests/test_texts.py", "tests/test_history.py") + _RULESETS_FAST, ()),
-    "rulesets/history.py": (("tests/test_history.py",), ()),
+    "rulesets/history.py": (("tests/test_history.py", "tests/test_frozen_records.py"), ()),
     "comparator/loader.py": (
-        ("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_loader_format2_limits.py", "tests/test_schema.py"),
+        ("tests/test_loader.py", "tests/test_loader_format2.py", "tests/test_loader_format2_limits.py", "tests/test_schema.py",
+         "tests/test_frozen_records.py"),
         ("tests/test_hostile_input.py",),
     ),
 }
@@ -315,9 +319,15 @@ class Worker:
         return "failed", failing or f"exit {done.returncode}", seconds
 
 
-def baseline(worker: Worker, files: list[str]) -> dict[tuple[str, ...], float]:
+def stages_of(file: str, fast_only: bool = False) -> tuple[tuple[str, ...], ...]:
+    """The test stages run against a mutant of ``file``: all of them, or only the first."""
+    stages = tuple(stage for stage in TARGETS[file] if stage)
+    return stages[:1] if fast_only else stages
+
+
+def baseline(worker: Worker, files: list[str], fast_only: bool = False) -> dict[tuple[str, ...], float]:
     """The unmutated run of every test stage used: it must pass; its time sets the timeouts."""
-    stages = sorted({stage for f in files for stage in TARGETS[f] if stage})
+    stages = sorted({stage for f in files for stage in stages_of(f, fast_only)})
     times = {}
     for stage in stages:
         status, failing, seconds = worker.pytest(stage, timeout=1800)
@@ -327,16 +337,14 @@ def baseline(worker: Worker, files: list[str]) -> dict[tuple[str, ...], float]:
     return times
 
 
-def trial(worker: Worker, mutant: Mutant, times: dict) -> Verdict:
+def trial(worker: Worker, mutant: Mutant, times: dict, fast_only: bool = False) -> Verdict:
     """Write the mutant into the worker's copy, run the targeted stages, restore the file."""
     path = worker.repo / mutant.file
     original = path.read_text(encoding="utf-8")
     path.write_text(mutant.apply(original), encoding="utf-8")
     began = time.monotonic()
     try:
-        for stage in TARGETS[mutant.file]:
-            if not stage:
-                continue
+        for stage in stages_of(mutant.file, fast_only):
             status, failing, _ = worker.pytest(stage, timeout=3 * times[stage] + 15)
             if status == "failed":
                 return Verdict(mutant.id, mutant.file, mutant.line, "killed", failing, time.monotonic() - began)
@@ -461,6 +469,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", action="append", default=[], help="try only the mutant with this id (repeatable)")
     parser.add_argument("--list", action="store_true", help="count the mutants per file and stop")
     parser.add_argument("--show", help="print one mutant's line before and after, and stop")
+    parser.add_argument("--fast-only", action="store_true",
+                        help="triage: run only each module's fast stage (quicker; a survivor may still die in "
+                             "the slow stage, so the score is a lower bound, not the recorded one)")
     parser.add_argument("--json", type=Path, help="also write every verdict to this file")
     parser.add_argument("--equivalents", type=Path, default=EQUIVALENTS,
                         help="the known equivalent mutants, with reasons (default benchmarks/mutants-equivalent.toml)")
@@ -510,7 +521,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="loopcompare-mutate-") as tmp:
         workers = [Worker(Path(tmp), i) for i in range(max(1, args.jobs))]
         used = sorted({m.file for m in chosen})
-        times = baseline(workers[0], used)
+        times = baseline(workers[0], used, args.fast_only)
         print("mutate: unmutated runs pass: " + ", ".join(f"{len(s)} files {t:.0f}s" for s, t in times.items()), flush=True)
         free = list(workers)
         lock = threading.Lock()
@@ -525,7 +536,7 @@ def main(argv: list[str] | None = None) -> int:
             with lock:
                 worker = free.pop()
             try:
-                return trial(worker, mutant, times)
+                return trial(worker, mutant, times, args.fast_only)
             finally:
                 with lock:
                     free.append(worker)

@@ -54,8 +54,6 @@ class Decision:
     """Set when a rule forces the deviation (else derived: requirement, intent, or None)."""
     ended_by: str | None = None
     """The effect of the end (or the failed requirement) that ended the loop."""
-    open_length: bool = False
-    """The loop runs until a chance event: it has no fixed length (``iterations`` is null)."""
     left: tuple[Elimination, ...] | None = None
     """Players who left while independent sets ran their own counts up to an end (format 2)."""
 
@@ -249,10 +247,9 @@ class Settlement:
             return None, None
         facts = self.facts
         cut = decision.point
-        if decision.open_length:
-            cut = facts.end or CutPoint(UNBOUNDED, 0)
-        elif cut is None:
-            # Played out (no shortcut): the players stop where they mean to, if the event doesn't come first.
+        if cut is None:
+            # Played out (no shortcut), or run until the event: the players stop where they mean
+            # to (nobody, for a loop run until its event), if the event doesn't come first.
             points = (facts.deviation_point(p) for p in self.scenario.players)
             cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED, 0)
         if not cut.unbounded and cut.iterations == 0 and cut.steps <= at:
@@ -264,8 +261,12 @@ class Settlement:
         if cut.iterations is UNBOUNDED:
             expected = (1 - chance) / chance + after_last
             return event.when, expected
-        chances = cut.iterations + (1 if cut.steps > at else 0)
-        if chances * max(1, (1 - chance).denominator.bit_length()) > 200_000:
+        # The iterations completed before the cut each give the event one chance.  In the cut's
+        # own iteration the event's step may come before the cut too, but an event there stops
+        # the loop with the cut's n complete iterations, as the cut itself does, so that chance
+        # changes nothing and is not summed.  (1 - r) has r's denominator: it sizes the terms.
+        chances = cut.iterations
+        if chances * chance.denominator.bit_length() > 200_000:
             self.note(
                 "The expected number of iterations has too many digits to write exactly over so many chances; "
                 "expected_iterations is null."
@@ -585,7 +586,7 @@ class Ruleset:
             f"The loop has no fixed length: it runs until “{event.when}” (FORMAT, events). Reading "
             "taken in every era: it ends by itself, after a number of iterations no one can name in advance."
         )
-        return Decision(Result.ENDS, open_length=True)
+        return Decision(Result.ENDS)
 
     def departed(self, ctx: "Settlement", decision: Decision) -> Decision:
         """The player who deviates has left the game before their own point (FORMAT item 6).
@@ -595,7 +596,7 @@ class Ruleset:
         as a mandatory loop (a draw, or a player's way out).  Otherwise the procedures, run once
         with the players of the loop's start, are not settled again among those left (a note).
         """
-        if decision.deviates is None or decision.point is None:
+        if decision.point is None:
             return decision
         facts = ctx.facts
         gone = facts.eliminations_until(decision.point)
@@ -619,7 +620,11 @@ class Ruleset:
         if end is not None:
             self.ends(ctx, end)
             return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
-        rest = self.mandatory(ctx)
+        # The rest is settled among the players left: those who left have no number in it.
+        facts_left = facts.among(frozenset(left_by))
+        rest_ctx = Settlement(self, facts_left.scenario, facts_left)
+        rest = self.mandatory(rest_ctx)
+        ctx.absorb(rest_ctx)
         if rest.result is Result.DRAW:
             return Decision(Result.DRAW, where)
         if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) >= last.position:

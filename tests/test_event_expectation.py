@@ -74,3 +74,47 @@ def test_a_cut_just_before_the_event_step_gives_that_iteration_no_chance(n):
     out = registry().get("cr-2008").settle(loop)
     assert (out.result.value, out.iterations, out.steps) == ("shortcut", n, 1)
     assert out.expected_iterations == by_hand(n, 1, 1, 2, Fraction(1, 3), 1)
+
+
+def test_a_cut_at_the_event_step_of_the_first_iteration_never_reaches_the_event():
+    # Alice stops before the event's step is performed the first time: no flip ever happens,
+    # so the loop can't end early and has no expected length to give.
+    steps = OPTIONAL + EVENT.format(times=1, chance="1/3")
+    loop = scenario(LOOP.format(steps=steps, n="{ after = 0, step = 1 }")).scenario
+    out = registry().get("cr-2008").settle(loop)
+    assert (out.result.value, out.iterations, out.steps) == ("shortcut", 0, 1)
+    assert out.ends_early_if is None and out.expected_iterations is None
+    # One step further (the flip performed once) it can.
+    steps = OPTIONAL + EVENT.format(times=1, chance="1/3") + OPTIONAL
+    loop = scenario(LOOP.format(steps=steps, n="{ after = 0, step = 2 }")).scenario
+    out = registry().get("cr-2008").settle(loop)
+    assert (out.iterations, out.steps) == (0, 2)
+    assert out.ends_early_if == "she loses a flip"
+    assert out.expected_iterations == by_hand(0, 2, 1, 3, Fraction(1, 3), 1)
+
+
+@pytest.mark.parametrize("event_first, expected", [(True, 2), (False, 3)], ids=["event-first", "event-last"])
+def test_an_unbounded_cut_expects_the_iterations_before_the_first_event(event_first, expected):
+    # Alice never stops: the loop runs until the flip is lost, with chance r = 1/3 each
+    # iteration. The number of iterations completed before it is geometric, mean (1 - r) / r = 2;
+    # an event at the last step completes its own iteration too: 3.
+    steps = EVENT.format(times=1, chance="1/3") + OPTIONAL if event_first else OPTIONAL + EVENT.format(times=1, chance="1/3")
+    loop = scenario(LOOP.format(steps=steps, n='"never"')).scenario
+    for key in ("cr-2008", "cr-2024"):
+        out = registry().get(key).settle(loop)
+        assert out.ends_early_if == "she loses a flip"
+        assert out.expected_iterations == expected, key
+
+
+def test_the_expectation_is_written_exactly_up_to_200000_bits_of_chances():
+    # Chance 1/2 (2 bits a chance): 100,000 iterations before the cut are summed exactly, one
+    # more and the expectation would be too long to write (null, with a note saying why).
+    steps = OPTIONAL + EVENT.format(times=1, chance="1/2")
+    out = registry().get("cr-2008").settle(scenario(LOOP.format(steps=steps, n=100_000)).scenario)
+    # Event at the last step: sum_{j=1..n} j / 2^j + n / 2^n = 2 - (n + 2) / 2^n + n / 2^n = 2 - 1 / 2^(n-1).
+    assert out.expected_iterations == 2 - Fraction(1, 2**99_999)
+    assert not any("too many digits" in n for n in out.notes)
+    out = registry().get("cr-2008").settle(scenario(LOOP.format(steps=steps, n=100_001)).scenario)
+    assert out.ends_early_if == "she loses a flip"
+    assert out.expected_iterations is None
+    assert any("too many digits" in n for n in out.notes)
