@@ -80,6 +80,7 @@ _TARGETED = (
     "tests/test_closed_form_blocks_and_budget.py",
     "tests/test_sets_stopped_by_an_end.py",
     "tests/test_scenario_values_are_immutable.py",
+    "tests/test_order_inside_a_step.py",
     "tests/test_frozen_records.py",
     "tests/test_outcome_from_decision.py",
     "tests/test_driver_readings.py",
