@@ -81,6 +81,7 @@ _TARGETED = (
     "tests/test_sets_stopped_by_an_end.py",
     "tests/test_scenario_values_are_immutable.py",
     "tests/test_order_inside_a_step.py",
+    "tests/test_choice_points_are_the_controllers.py",
     "tests/test_frozen_records.py",
     "tests/test_outcome_from_decision.py",
     "tests/test_driver_readings.py",
