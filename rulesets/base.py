@@ -242,16 +242,17 @@ class Settlement:
         """
         steps = self.scenario.steps
         at = next((i for i, s in enumerate(steps) if s.ends_loop), None)
-        event = None if at is None else steps[at].ends_loop
-        if at is None or event is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
+        if at is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
             return None, None
+        event = steps[at].ends_loop
+        assert event is not None  # the step was found by it
         facts = self.facts
         cut = decision.point
         if cut is None:
             # Played out (no shortcut), or run until the event: the players stop where they mean
             # to (nobody, for a loop run until its event), if the event doesn't come first.
             points = (facts.deviation_point(p) for p in self.scenario.players)
-            cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED, 0)
+            cut = facts.first_point(p for p in points if p is not None) or facts.end or CutPoint(UNBOUNDED)
         if not cut.unbounded and cut.iterations == 0 and cut.steps <= at:
             return None, None  # the event's step is never reached before the stop
         if event.chance is None:
@@ -288,7 +289,7 @@ class Settlement:
     def number(self, player: str) -> Count:
         """The number a player names: their intent, or an unbounded one if they never deviate."""
         intent = self.scenario.intent(player)
-        return UNBOUNDED if intent.never or intent.after is None else intent.after
+        return UNBOUNDED if intent.after is None else intent.after  # "never", or a goal never reached
 
     def point(self, player: str) -> CutPoint:
         """Where a player stops the loop themselves: their deviation point (a partial one as
@@ -548,7 +549,8 @@ class Ruleset:
                 f"arbitrarily large number of times and then choose otherwise ({point.describe()}).",
                 quote=self.loop_quote(),
             )
-            return Decision(Result.SHORTCUT, point, chooser, stopped_by=StoppedBy.RULE)
+            # A requirement that fails on the way stops the chooser there, as it would in a loop.
+            return self.requirement_cap(ctx, Decision(Result.SHORTCUT, point, chooser, stopped_by=StoppedBy.RULE))
         return None
 
     def resolution_draw_rule(self) -> str:
@@ -611,10 +613,11 @@ class Ruleset:
             return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position)
+        after = "" if last.player == leaver.player else f"; {last.player}, the last who maintained it, leaves {where.describe()}"
         ctx.note(
-            f"{leaver.player} leaves the game {where.describe()}, before the point where they were to deviate, and "
-            "nobody left in the game maintains the loop: reading taken (FORMAT item 6), the rest is a mandatory loop "
-            "among the players left."
+            f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
+            f"to deviate{after}, and nobody left in the game maintains the loop: reading taken (FORMAT item 6), the rest "
+            "is a mandatory loop among the players left."
         )
         end = facts.end
         if end is not None:
@@ -627,10 +630,12 @@ class Ruleset:
         ctx.absorb(rest_ctx)
         if rest.result is Result.DRAW:
             return Decision(Result.DRAW, where)
-        if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) >= last.position:
-            return rest
-        ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
-        return decision
+        if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) < last.position:
+            ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
+            return decision
+        # The rest's own result: a way out after the last maintainer left, the loop repeated an
+        # unbounded number of times (G.21.4), or no rule for it at all.
+        return rest
 
     def _among_those_left(
         self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str]
@@ -935,7 +940,7 @@ class Ruleset:
 
     def _lookup(self, key: str) -> str:
         for source in self.sources:
-            bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
+            bare = key.removeprefix(source.prefix)
             try:
                 return source.load().text(bare)
             except KeyError:
@@ -1023,7 +1028,7 @@ class Ruleset:
     def source_of(self, key: str) -> texts.Document | None:
         """The document a quoted rule is taken from (None when no source has it)."""
         for source in self.sources:
-            bare = key[len(source.prefix):] if source.prefix and key.startswith(source.prefix) else key
+            bare = key.removeprefix(source.prefix)
             doc = source.load()
             if bare in doc.ids():
                 return doc

@@ -48,7 +48,7 @@ class Document:
     def renumbered(self, number: str) -> "Document":
         """The same text under another rule number: ``729.3`` becomes ``730.3`` (for a release whose
         renumbered text is not archived; only the ids change, never the words)."""
-        rules = tuple((_NUMBERED.sub(number + ".", key, count=1), text) for key, text in self.rules)
+        rules = tuple((_NUMBERED.sub(number + ".", key), text) for key, text in self.rules)
         return Document(self.filename, self.provenance, rules)
 
     def source_line(self) -> str:
@@ -67,8 +67,7 @@ class Document:
 
 def _short(text: str) -> str:
     """A provenance line up to its first parenthesised remark: "GitHub owner/repo, path"."""
-    cut = text.find(" (")
-    return (text[:cut] if cut > 0 else text).rstrip(" .;,")
+    return text.split(" (", 1)[0].rstrip(" .;,")
 
 
 def _raw(filename: str, package: str = "loopcompare.rulesets") -> str:
@@ -130,8 +129,8 @@ def draw_rule(rule_id: str, as_of: str) -> str:
             if current:
                 sections.append((*current, " ".join(lines)))
             current, lines = (heading["id"], heading["start"]), []
-        elif current and line.strip() and not line.startswith("#"):
-            lines.append(line.strip())
+        elif line.strip() and not line.startswith("#"):
+            lines.append(line.strip())  # (before the first heading: dropped by it)
     if current:
         sections.append((*current, " ".join(lines)))
     for key, start, text in sections:
