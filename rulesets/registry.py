@@ -171,9 +171,10 @@ def build(entries: Iterable[tuple[str, Loader]]) -> Registry:
         finally:
             if captured.getvalue():
                 printed.append((name, captured.getvalue()))
-        if problem or cls is None or instance is None:
+        if instance is None:  # (a contract problem leaves it None: cls is then None)
             problems.append(PluginProblem(name, problem or "failed to load: no ruleset"))
             continue
+        cls = type(instance)
         clash = next((n for n in (cls.key, *cls.aliases) if n in taken), None)
         if clash:
             problems.append(PluginProblem(name, f"refused: key or alias {clash!r} is already used by {taken[clash]}"))

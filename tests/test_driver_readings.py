@@ -344,3 +344,35 @@ def test_a_mandatory_loop_that_ends_by_itself_names_no_one_who_would_have_stoppe
         out = registry().get(key).settle(scenario(text).scenario)
         assert (out.result.value, out.iterations, out.steps) == ("ends", 3, 0)
         assert not any(n.startswith("Had the loop not ended") for n in out.notes), key
+
+
+PLAIN_SETS = """
+format = 2
+title = "two independent sets"
+players = ["Alice", "Bob"]
+[loop]
+independent = true
+[state]
+x = 0
+[[step]]
+by = "Alice"
+does = "Alice's set"
+optional = true
+add = {{ x = 1 }}
+{extra}
+[[step]]
+by = "Bob"
+does = "Bob's set"
+optional = true
+"""
+
+
+def test_only_format_2_features_send_independent_sets_to_the_format_2_engine():
+    def beyond(extra: str):
+        return scenario(PLAIN_SETS.format(extra=extra)).scenario.facts.sets_beyond_closed_form
+
+    # Additions on plain values: format 1's closed form of independent sets follows them.
+    assert beyond("") is None
+    assert beyond("times = 1") is None
+    assert beyond("times = 2") == "a step with times (Alice's set)"
+    assert beyond("sustains = false") == "a step with sustains = false (Alice's set)"

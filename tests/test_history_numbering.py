@@ -41,3 +41,11 @@ def test_the_numbers_in_words_give_each_dated_number_and_the_undated_ones_after_
         "720 from 2018-07-13 (then 721, 722, 724, 725, 726, 727, 728, 727, 728 on days the sources don't give); "
         "729 from 2024-06-07; 730 from 2025-04-04; 731 from 2025-07-25; 732 from 2026-04-17. Today it is 732."
     )
+
+
+def test_an_archived_text_counts_from_its_own_date():
+    from loopcompare.rulesets.history import text_numbered
+
+    assert text_numbered("732", "2026-04-17") == ("2026-04-17", "2026-04-17_cr_732.txt")
+    assert text_numbered("732", "2026-04-16") is None
+    assert text_numbered("729", "2030-01-01") == ("2024-06-07", "2024-06-07_cr_729.txt")
