@@ -359,9 +359,12 @@ class _Parser:
             digits = base.lstrip("-").lstrip("0") or "0"
             if len(digits) > MAX_DIGITS or len((power or tens or "").lstrip("0")) > 6:
                 self.fail(where, too_long)  # checked before any arithmetic: the text alone is too long
+            # Read without leading zeros: int() refuses more than 4,300 characters of digits,
+            # zeros included, with a traceback.
+            whole = -int(digits) if base.startswith("-") else int(digits)
             if power is None and tens is None:
-                return self.sized(int(base), where)
-            exponent = int(power if power is not None else tens)
+                return self.sized(whole, where)
+            exponent = int((power if power is not None else tens).lstrip("0") or "0")
             # At least this many digits less one, so nothing far too large is ever computed:
             # base^exponent has floor(exponent * log10(base)) + 1 digits.
             if power is not None:
@@ -370,7 +373,7 @@ class _Parser:
                 size = len(digits) - 1 + exponent if digits != "0" else 0
             if size > MAX_DIGITS:
                 self.fail(where, too_long)
-            number = int(base) ** exponent if power is not None else int(base) * 10**exponent
+            number = whole**exponent if power is not None else whole * 10**exponent
             return self.sized(number, where)
         if isinstance(value, bool) or not isinstance(value, int):
             self.fail(where, f"expected a whole number, got {_kind(value)}")
@@ -965,14 +968,15 @@ class _Parser:
         if name == "expected_iterations":
             if not isinstance(value, (str, int)) or isinstance(value, bool) or not re.fullmatch(r"[0-9]+(/[0-9]+)?", str(value)):
                 self.fail(where, f"expected an exact number \"a/b\" or \"a\", got {_kind(value)}")
-            # Each part read as a whole number, so "1/00" is a zero denominator too, and none longer
-            # than integers may be (int() refuses more than 4,300 digits with a traceback).
-            parts = str(value).split("/")
-            if any(len(part.lstrip("0")) > MAX_DIGITS for part in parts):
+            # Each part read as a whole number without its leading zeros, so "1/00" is a zero
+            # denominator too, and none longer than integers may be (int() and Fraction() refuse
+            # more than 4,300 characters of digits, leading zeros included, with a traceback).
+            parts = [part.lstrip("0") or "0" for part in str(value).split("/")]
+            if any(len(part) > MAX_DIGITS for part in parts):
                 self.fail(where, f"has more than {MAX_DIGITS:,} digits in a part; numbers are limited to {MAX_DIGITS:,} digits")
-            if len(parts) == 2 and int(parts[1]) == 0:
+            if len(parts) == 2 and parts[1] == "0":
                 self.fail(where, "has a zero denominator")
-            return str(Fraction(str(value)))
+            return str(Fraction("/".join(parts)))
         if name == "eliminated":
             if not isinstance(value, list):
                 self.fail(where, f"expected a list of {{player, iterations, steps}} tables, got {_kind(value)}")

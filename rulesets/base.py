@@ -595,8 +595,9 @@ class Ruleset:
 
         If every player involved in maintaining the loop has left by then, the rest is a
         mandatory loop among those left: it runs to its end if it has one, else it is settled
-        as a mandatory loop (a draw, or a player's way out).  Otherwise the procedures, run once
-        with the players of the loop's start, are not settled again among those left (a note).
+        among them as this text settles a mandatory loop (a draw, a player's way out, an
+        unbounded repetition, or no rule).  Otherwise the procedure is applied again among the
+        players left (:meth:`_among_those_left`).
         """
         if decision.point is None:
             return decision

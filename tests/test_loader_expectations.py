@@ -74,6 +74,10 @@ def test_expected_iterations_of_1000_digits_is_accepted_and_1001_refused():
     assert expect(f'expected_iterations = "{thousand}/1"')["expected_iterations"] == thousand
     assert expect(f'expected_iterations = "1/{thousand}"')["expected_iterations"] == f"1/{thousand}"
     assert expect(f'expected_iterations = "000{thousand}"')["expected_iterations"] == thousand  # leading zeros are not digits of the value
+    # However many leading zeros: Python's 4,300-digit limit on int() counts them, the loader doesn't.
+    zeros = "0" * 5000
+    assert expect(f'expected_iterations = "{zeros}7/{zeros}2"')["expected_iterations"] == "7/2"
+    assert refused(f'expected_iterations = "1/{zeros}"').endswith("'expected_iterations': has a zero denominator")
     for written in (f'"9{thousand}"', f'"1/9{thousand}"', f'"{"9" * 5000}"'):
         assert refused(f"expected_iterations = {written}") == (
             f"case.toml: line {FIELD_LINE}: [expect.cr-2004]: 'expected_iterations': has more than 1,000 digits in a part; "

@@ -114,6 +114,19 @@ def test_an_exponent_of_six_digits_is_read_when_the_value_stays_small(text, valu
     assert parse(PLAIN.replace("tokens = 3", f"tokens = {text}")).scenario.state["tokens"] == value
 
 
+ZEROS = "0" * 5000
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [(f'"{ZEROS}7"', 7), (f'"-{ZEROS}7"', -7), (f'"{ZEROS}2^{ZEROS}10"', 1024), (f'"{ZEROS}3*10^{ZEROS}2"', 300), (f'"{ZEROS}"', 0)],
+)
+def test_leading_zeros_are_not_digits_however_many(text, value):
+    # Python's int() refuses more than 4,300 characters of digits, zeros included; the loader
+    # reads the number without them (it used to end in a traceback).
+    assert parse(PLAIN.replace("tokens = 3", f"tokens = {text}")).scenario.state["tokens"] == value
+
+
 @pytest.mark.parametrize("text", ['"1^1000000"', '"0*10^1000000"', '"2^1000000"'])
 def test_an_exponent_of_seven_digits_is_refused_unread(text):
     error = refused(PLAIN.replace("tokens = 3", f"tokens = {text}"))
