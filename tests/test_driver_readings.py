@@ -9,6 +9,7 @@ import pytest
 from conftest import scenario
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.scenario import UNBOUNDED
+from test_format2_review import ONLY_INVOLVED_LEAVES
 
 RESOLUTION = """
 format = 2
@@ -52,37 +53,10 @@ def test_one_players_choices_in_one_resolution_need_no_reading_of_who_sustains_i
 # Alice alone maintains the loop and means to stop after 4 iterations; Bob's triggers drain her
 # (2 life, hit in iterations 0 and 2): she leaves after 2 iterations and 2 steps, before her
 # point. Carol can destroy the trigger's source and means to after 5 iterations.
-LEAVER_THEN_BREAKER = """
-format = 2
-title = "the only involved player leaves, then a breaker ends the rest"
-players = ["Alice", "Bob", "Carol"]
-[state]
-life = { Alice = 2, Carol = 50 }
-[[step]]
-by = "Alice"
-does = "Alice activates"
-optional = true
-[[step]]
-by = "Bob"
-does = "Bob's trigger: target player loses 1 life"
-target = { among = ["Alice", "Carol"], order = "rotate" }
-add = { life = -1 }
-[[step]]
-by = "Bob"
-does = "Carol gains 1 life"
-target = { among = ["Carol"], order = "fixed" }
-add = { life = 1 }
-[[end]]
-when = { value = "life", at_most = 0 }
-effect = "that player loses"
-loses = true
-[[breaker]]
-by = "Carol"
-does = "Carol destroys the trigger's source"
-[intent]
-Alice = 4
-Carol = 5
-"""
+LEAVER_THEN_BREAKER = (
+    ONLY_INVOLVED_LEAVES.format(carol=50, gain=1).replace('Alice = "never"', "Alice = 4\nCarol = 5")
+    + '[[breaker]]\nby = "Carol"\ndoes = "Carol destroys the trigger\'s source"\n'
+)
 
 
 @pytest.mark.parametrize("key", ["cr-2004", "cr-2008", "cr-2024", "mtr-current"])
@@ -264,8 +238,6 @@ def test_a_bound_that_holds_before_the_loop_starts_ends_it_at_once_with_a_note()
 
 @pytest.mark.parametrize("key", ["cr-2004", "cr-2024", "mtr-current"])
 def test_each_player_who_loses_during_a_loop_that_ends_is_noted_leaving(key):
-    from test_format2_review import ONLY_INVOLVED_LEAVES
-
     out = registry().get(key).settle(scenario(ONLY_INVOLVED_LEAVES.format(carol=5, gain=0)).scenario)
     assert out.result.value == "ends"
     leaving = [n for n in out.notes if " loses the game " in n and "and leaves it" in n]
@@ -288,8 +260,6 @@ def test_the_draw_rule_the_tournament_rules_cite_is_found_in_the_draw_rules_file
 
 
 def test_the_mandatory_rest_left_by_its_only_maintainer_is_settled_by_its_own_rule_even_without_end():
-    from test_format2_review import ONLY_INVOLVED_LEAVES
-
     # Alice, who alone maintained the loop, leaves after 2 iterations and 2 steps; the rest is
     # mandatory. The 1998 Rules Summary has no draw for it: each player picks a number and the
     # loop repeats the larger, an unbounded one (G.21.3), ending where it would begin again

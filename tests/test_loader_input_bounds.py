@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from loopcompare.comparator.loader import ScenarioError, load, parse_bytes
+from loopcompare.comparator.loader import ScenarioError, load
+from test_loader_format2_limits import parse
 
 PLAIN = """format = 2
 title = "bounds"
@@ -28,10 +29,6 @@ does = "makes a token"
 optional = true
 add = { tokens = 1 }
 """
-
-
-def parse(text: str):
-    return parse_bytes(text.encode("utf-8"), "case.toml", "case")
 
 
 def refused(text: str) -> ScenarioError:
