@@ -51,9 +51,13 @@ _STEP_KEYS_2 = {"mul", "requires", "times", "target", "sustains", "alternative",
 _LOOP_KEYS_1 = {"independent", "spans_turns", "meaningful_change", "shortcut_before", "ends_when", "ends_with"}
 _LOOP_KEYS_2 = {"within"}
 # The [expect] keys come from the one definition of the outcome fields.
+# FORMAT item 22: every outcome field every outcome carries may be pinned in any format.
 _EXPECT_KEYS_1 = set(EXPECT_KEYS_FORMAT_1)
 _EXPECT_KEYS_2 = set(EXPECT_KEYS_FORMAT_2)
 _STOPPED_BY = ("intent", "requirement", "rule")
+# Values that may honestly go below zero (CR 119.4: a life total can be negative; toughness can
+# be lowered below 0): the "no floor" warning is for resources (mana, cards, counters), not these.
+_MAY_GO_NEGATIVE = re.compile(r"life|toughness|power", re.IGNORECASE)
 _TARGET_ORDERS = ("rotate", "each", "fixed")
 _INFINITE_WORDS = {"infinite", "infinity", "inf", "forever", "unbounded", "\u221e"}
 # "INT", "INT^INT", "INT*10^INT": exact integers TOML can't write as literals (docs/FORMAT.md, item 14).
@@ -245,6 +249,8 @@ class _Parser:
         self.format = 1
         #: [state] names whose entry had an error: declared, so not reported again as undeclared.
         self.unsettled: set[str] = set()
+        #: Floors and ceilings of per-player entries found in [state], by value then player.
+        self.entry_limits: dict[str, dict[str, Limits]] = {}
 
     def undeclared(self, where: str, key: str, state: Mapping[str, Any]) -> NoReturn:
         """A name that is not in [state]; nothing more is said for one whose entry had an error."""
@@ -439,6 +445,7 @@ class _Parser:
             tags=tags,
             format=self.format,
             limits=limits,
+            entry_limits=self.entry_limits,
             ends=ends,
         )
         self.each([scenario], self.whole)
@@ -488,12 +495,27 @@ class _Parser:
         return names
 
     def state(self, raw: Any, players: tuple[str, ...]) -> tuple[dict[str, Any], dict[str, Limits]]:
+        self.entry_limits = {}
         try:
             table = self.table(raw, "'state'")
         except _Stop:
             return {}, {}
         out: dict[str, Any] = {}
         limits: dict[str, Limits] = {}
+
+        def bounded(value: Mapping[str, Any], key: str) -> tuple[int, Limits]:
+            """``{start, min, max}``: the start and its floor and ceiling (``key`` names it in messages)."""
+            self.keys(value, {"start", "min", "max"}, "[state]", key)
+            if "start" not in value:
+                self.fail(_at("[state]", f"{key}.start"), "is required: the starting value")
+            start = self.integer(value["start"], _at("[state]", f"{key}.start"))
+            low = self.integer(value["min"], _at("[state]", f"{key}.min")) if "min" in value else None
+            high = self.integer(value["max"], _at("[state]", f"{key}.max")) if "max" in value else None
+            if low is not None and high is not None and low > high:
+                self.fail(_at("[state]", key), f"min ({low}) is greater than max ({high})")
+            if (low is not None and start < low) or (high is not None and start > high):
+                self.fail(_at("[state]", f"{key}.start"), f"{start} is outside [min, max]")
+            return start, Limits(low, high)
 
         def entry(item: Any) -> None:
             key, value = item
@@ -512,18 +534,7 @@ class _Parser:
             elif isinstance(value, dict):
                 self.needs_format_2(where, "a table-valued [state] entry")
                 if "start" in value or "min" in value or "max" in value:
-                    self.keys(value, {"start", "min", "max"}, "[state]", key)
-                    if "start" not in value:
-                        self.fail(_at("[state]", f"{key}.start"), "is required: the starting value")
-                    start = self.integer(value["start"], _at("[state]", f"{key}.start"))
-                    low = self.integer(value["min"], _at("[state]", f"{key}.min")) if "min" in value else None
-                    high = self.integer(value["max"], _at("[state]", f"{key}.max")) if "max" in value else None
-                    if low is not None and high is not None and low > high:
-                        self.fail(where, f"min ({low}) is greater than max ({high})")
-                    if (low is not None and start < low) or (high is not None and start > high):
-                        self.fail(_at("[state]", f"{key}.start"), f"{start} is outside [min, max]")
-                    out[key] = start
-                    limits[key] = Limits(low, high)
+                    out[key], limits[key] = bounded(value, key)
                 else:
                     if not value:
                         self.fail(where, "a per-player value needs one integer per player")
@@ -532,7 +543,13 @@ class _Parser:
                         here = _at("[state]", f"{key}.{player}")
                         if player not in players:
                             self.fail(here, f"{_short(player)} is not one of the players ({', '.join(players)}); a table here is either {{start, min, max}} or one integer per player")
-                        per[player] = self.integer(start, here)
+                        if isinstance(start, dict):
+                            # One player's entry with its own floor or ceiling (FORMAT, issue 22 item 3).
+                            per[player], floor = bounded(start, f"{key}.{player}")
+                            if floor != Limits():
+                                self.entry_limits.setdefault(key, {})[player] = floor
+                        else:
+                            per[player] = self.integer(start, here)
                     out[key] = per
             else:
                 self.fail(where, f"expected true, false or a whole number, got {_kind(value)}")
@@ -609,7 +626,7 @@ class _Parser:
         if step.hidden and not (step.optional or step.choice) and step.ends_loop is None:
             self.either(_at(where, "hidden"), "is on a step that is neither optional nor a choice: there is no hidden choice to make")
         if step.unless is not None and step.unless.by == step.by:
-            self.either(_at(where, "unless.by"), f"is {step.by}, who controls the step itself; 'unless' is another player's way to stop the effect")
+            self.either(_at(where, "unless.by"), f"is {step.by}, who controls the step itself; 'unless' is another player's way to stop the effect. A cost the step's own controller pays to keep the loop going is an optional step: write 'optional = true' on it (with 'requires' and 'add' for the cost)")
         if not step.sustains and not step.optional:
             self.record(_at(where, "sustains"), "false marks an optional side benefit; this step is mandatory")
         if step.ends_loop is not None and not (step.random or step.hidden or step.ends_loop.hidden):
@@ -752,7 +769,7 @@ class _Parser:
             i, e = item
             where = f"end {i + 1}"
             t = self.table(e, where)
-            self.keys(t, {"when", "effect", "loses"}, where)
+            self.keys(t, {"when", "effect", "loses"}, where, later={"except"})
             if "when" not in t:
                 self.fail(_at(where, "when"), "is required: { value = NAME, at_most = N } or at_least")
             value, bound, at_most = self.bound(t["when"], state, where, "when")
@@ -771,7 +788,18 @@ class _Parser:
                     loses = self.player(raw_loses, players, _at(where, "loses"))
                     if per:
                         self.fail(_at(where, "loses"), f"{value!r} is a per-player value: write 'loses = true' (each player whose own value reaches the bound loses)")
-            return End(value, bound, at_most, effect, loses, each)
+            exempt: tuple[str, ...] = ()
+            if "except" in t:
+                # FORMAT item 21: players for whom the bound does not hold ("You can't lose the game").
+                raw_except = t["except"]
+                if not isinstance(state[value], dict):
+                    self.fail(_at(where, "except"), f"names players for whom the bound doesn't hold, but {value!r} is not a per-player value")
+                if not isinstance(raw_except, list) or not raw_except:
+                    self.fail(_at(where, "except"), f"expected a list of one or more players, got {_kind(raw_except)}")
+                exempt = tuple(self.player(p, players, _at(where, f"except item {k + 1}")) for k, p in enumerate(raw_except))
+                if len(set(exempt)) != len(exempt):
+                    self.fail(_at(where, "except"), "names a player twice")
+            return End(value, bound, at_most, effect, loses, each, exempt)
 
         return tuple(self.each(enumerate(raw), one))
 
@@ -903,6 +931,8 @@ class _Parser:
             # Per-player values are life totals and the like, which may go negative; resources are plain.
             if isinstance(start, (bool, Mapping)) or name in ended or scenario.limits.get(name, Limits()).min is not None:
                 continue
+            if _MAY_GO_NEGATIVE.search(name):
+                continue  # a life total or a creature's toughness may honestly go below zero
             lowering = [i + 1 for i, s in enumerate(scenario.steps) if (s.add.get(name, 0) < 0)]
             if lowering:
                 step = lowering[0]
@@ -1100,14 +1130,17 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
         doc["active"] = scenario.active
     if scenario.state:
         state: dict[str, Any] = {}
+        def bounded(start: Any, limits: Limits | None) -> Any:
+            if limits is None or (limits.min is None and limits.max is None):
+                return start
+            return {"start": start, **({"min": limits.min} if limits.min is not None else {}), **({"max": limits.max} if limits.max is not None else {})}
+
         for name, start in scenario.state.items():
-            limits = scenario.limits.get(name)
             if isinstance(start, Mapping):
-                state[name] = dict(start)
-            elif limits is not None and (limits.min is not None or limits.max is not None):
-                state[name] = {"start": start, **({"min": limits.min} if limits.min is not None else {}), **({"max": limits.max} if limits.max is not None else {})}
+                entries = scenario.entry_limits.get(name, {})
+                state[name] = {p: bounded(v, entries.get(p)) for p, v in start.items()}
             else:
-                state[name] = start
+                state[name] = bounded(start, scenario.limits.get(name))
         doc["state"] = state
     doc["step"] = [_step_document(step) for step in scenario.steps]
     loop: dict[str, Any] = {}
@@ -1133,6 +1166,8 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
                 raw["loses"] = end.loses
             elif end.loses_each:
                 raw["loses"] = True
+            if end.exempt:
+                raw["except"] = list(end.exempt)
             ends_out.append(raw)
         doc["end"] = ends_out
     if scenario.breakers:

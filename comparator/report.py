@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from loopcompare.rulesets import UNBOUNDED, Result, Ruleset
 from loopcompare.rulesets.history import period_in_words
 from loopcompare.rulesets.outcome import FIELD_LABELS, FIELDS_BY_NAME
-from loopcompare.rulesets.scenario import LoopFlags, Scenario, Step
+from loopcompare.rulesets.scenario import Limits, LoopFlags, Scenario, Step
 
 from .compare import Comparison
 from .diagram import Diagram
@@ -278,10 +278,18 @@ def _ends(sc: Scenario) -> tuple[str, ...]:
     for end in sc.ends:
         sign = "\u2264" if end.at_most else "\u2265"
         who = f"; {end.loses} loses" if end.loses else "; that player loses" if end.loses_each else ""
-        out.append(f"The loop ends by itself when {end.value} {sign} {show(end.bound)}: {end.effect}{who}.")
-    for name, limit in sc.limits.items():
+        but = f" (never for {', '.join(end.exempt)})" if end.exempt else ""
+        out.append(f"The loop ends by itself when {end.value} {sign} {show(end.bound)}{but}: {end.effect}{who}.")
+
+    def stays(name: str, limit: Limits) -> str:
         bounds = [f"at least {show(limit.min)}" if limit.min is not None else "", f"at most {show(limit.max)}" if limit.max is not None else ""]
-        out.append(f"{name} stays {' and '.join(b for b in bounds if b)}.")
+        return f"{name} stays {' and '.join(b for b in bounds if b)}."
+
+    for name, limit in sc.limits.items():
+        out.append(stays(name, limit))
+    for name, entries in sc.entry_limits.items():
+        for player, limit in entries.items():
+            out.append(stays(f"{player}'s {name}", limit))
     return tuple(out)
 
 

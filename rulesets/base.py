@@ -27,7 +27,7 @@ from fractions import Fraction
 from . import texts
 from .bignum import TooLarge
 from .outcome import Elimination, Iterations, Outcome, Result, StateValue, StoppedBy
-from .scenario import UNBOUNDED, Count, CutPoint, Goal, Intent, LoopFacts, Scenario
+from .scenario import UNBOUNDED, Count, CutPoint, EndsLoop, Goal, Intent, LoopFacts, Scenario
 
 if TYPE_CHECKING:
     from .dynamics import Elimination as DynElimination
@@ -55,7 +55,8 @@ class Decision:
     ended_by: str | None = None
     """The effect of the end (or the failed requirement) that ended the loop."""
     left: tuple[Elimination, ...] | None = None
-    """Players who left while independent sets ran their own counts up to an end (format 2)."""
+    """Players who left while independent sets ran their own counts up to an end, or when a
+    repetition inside one resolution stopped (format 2); None: read off the engine's run."""
 
 
 @dataclass(frozen=True)
@@ -158,6 +159,9 @@ class Settlement:
             return "every player left loses at the same time, so the game is a draw (CR 104.4a)"
         if stop.kind == "nosteps":
             return f"{stop.effect}; no step of the loop is left"
+        if stop.kind == "untargeted" and stop.step is not None:
+            does = self.scenario.steps[stop.step].does
+            return f"{stop.effect}; nobody is left for “{does}” to affect, so that step does nothing and the loop can't go on (CR 800.4a)"
         text = stop.effect
         if stop.times > 1:
             text += f" (application {stop.application + 1} of {stop.times})"
@@ -205,7 +209,7 @@ class Settlement:
             iterations = point.iterations
             if decision.per_player:
                 iterations = facts.counts_at(point, decision.per_player)
-            eliminated = _left(facts, facts.eliminations_until(point))
+            eliminated = decision.left if decision.left is not None else _left(facts, facts.eliminations_until(point))
         stopped_by = decision.stopped_by
         if decision.deviates is None:
             stopped_by = None
@@ -315,6 +319,11 @@ class Settlement:
         """Each player's choice in the loop, in words: "Bob's choice “discards ...”"."""
         steps = self.scenario.steps
         return listing(f"{p}'s choice \u201c{steps[self.facts.choice_points(p)[0]].does}\u201d" for p in players)
+
+
+def _chance_event(scenario: Scenario) -> "EndsLoop | None":
+    """The first ``ends_loop`` event with a ``chance`` (FORMAT item 17), if any."""
+    return next((s.ends_loop for s in scenario.steps if s.ends_loop is not None and s.ends_loop.chance is not None), None)
 
 
 def _left(facts: LoopFacts, eliminations: Iterable["DynElimination"]) -> tuple[Elimination, ...]:
@@ -465,6 +474,10 @@ class Ruleset:
             decision = self.restrictions(ctx)
         if decision is None:
             decision = self.departed(ctx, self._procedure(ctx))
+        decision = self.chance_end(ctx, decision)
+        decision = self.losses_on_the_way(ctx, decision)
+        if resolution:
+            decision = self.resolution_losses(ctx, decision)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
         return ctx.outcome(decision)
 
@@ -532,6 +545,13 @@ class Ruleset:
             )
             return Decision(Result.DRAW)
         chooser = choosers[0]
+        chance = _chance_event(ctx.scenario)
+        if not (chance is not None and ctx.scenario.intent(chooser).never):
+            # FORMAT item 16: a random or conditional repetition a chooser maintains is a
+            # non-deterministic loop, and each era settles it as such.
+            restricted = self.restrictions(ctx)
+            if restricted is not None:
+                return restricted
         if len(choosers) > 1:
             ctx.note(f"Choices of {', '.join(choosers)} sustain this resolution; reading taken: the first in turn order, {chooser}, is the one involved player.")
         ctx.note(
@@ -542,6 +562,7 @@ class Ruleset:
             "it as often as they like but must eventually choose otherwise."
         )
         if ctx.scenario.intent(chooser).never:
+            before = ctx.mark()
             point = facts.own_point(chooser, UNBOUNDED)
             ctx.say(
                 self.loop_rule,
@@ -549,8 +570,10 @@ class Ruleset:
                 f"arbitrarily large number of times and then choose otherwise ({point.describe()}).",
                 quote=self.loop_quote(),
             )
-            # A requirement that fails on the way stops the chooser there, as it would in a loop.
-            return self.requirement_cap(ctx, Decision(Result.SHORTCUT, point, chooser, stopped_by=StoppedBy.RULE))
+            # A requirement that fails on the way stops the chooser there, as it would in a loop,
+            # and an end reached first ends the repetition (run to completion).
+            decision = self.requirement_cap(ctx, Decision(Result.SHORTCUT, point, chooser, stopped_by=StoppedBy.RULE))
+            return self.run_to_end(ctx, decision, before)
         return None
 
     def resolution_draw_rule(self) -> str:
@@ -578,6 +601,16 @@ class Ruleset:
                 "Inside one resolution no player receives priority and nobody has a choice, so no loop procedure "
                 "applies (docs/DOMAIN.md section 6): the repetition simply runs until the event."
             )
+        end = facts.end
+        if end is not None:
+            # FORMAT item 17: the loop's own end, at a fixed point, is where it ends; the event is
+            # what may end it earlier (ends_early_if, expected_iterations of the earlier of the two).
+            ctx.note(
+                f"Nobody controls an action that keeps this loop going; left alone it ends by itself {end.describe()}, "
+                f"unless “{event.when}” ends it earlier (ends_early_if)."
+            )
+            self.ends(ctx, end)
+            return Decision(ctx.end_result(), end, ended_by=ctx.ended_by())
         ctx.say(
             self.loop_rule,
             f"nobody controls an action that keeps this loop going, and it ends when “{event.when}”: "
@@ -589,6 +622,107 @@ class Ruleset:
             "taken in every era: it ends by itself, after a number of iterations no one can name in advance."
         )
         return Decision(Result.ENDS)
+
+    def chance_end(self, ctx: "Settlement", decision: Decision) -> Decision:
+        """FORMAT item 17: a chance end comes before "never".
+
+        An ``ends_loop`` event with a ``chance`` ends, with probability 1, a loop that nothing
+        else would stop.  Where the procedure took the loop on without end (a shortcut to an
+        unbounded number, independent sets that all run on, a draw of an endless loop), the
+        event ends it instead: ``ends`` with no fixed length.  A result that forbids the shortcut
+        (``no_shortcut``), leaves it to the judge (``unspecified``) or stops the loop by a rule
+        first stands.
+        """
+        event = _chance_event(ctx.scenario)
+        if event is None:
+            return decision
+        facts = ctx.facts
+        if decision.result is Result.SHORTCUT:
+            if decision.counts is not None:
+                endless = all(c is UNBOUNDED for c in decision.counts.values())
+            else:
+                endless = decision.point is not None and decision.point.unbounded
+        elif decision.result is Result.DRAW:
+            endless = facts.stop_event is None  # not everyone losing at once: a loop with no end
+        else:
+            endless = False
+        if not endless:
+            return decision
+        if decision.result is Result.DRAW:
+            what = "would repeat without end (a draw)"
+        else:
+            who = f"{decision.deviates}'s" if decision.deviates else "the"
+            what = f"would go on an unbounded number of times ({who} number)"
+        ctx.say(
+            self.loop_rule,
+            f"the loop {what}, but “{event.when}” has a chance of happening in every iteration, so with "
+            "probability 1 it happens and ends the loop, after a number of iterations no one can name in advance.",
+            quote=self.loop_quote(),
+        )
+        ctx.note(
+            f"Reading taken (FORMAT item 17): a chance end comes before “never”. Nothing else stops this loop, and "
+            f"“{event.when}” ends it with probability 1, so it ends by itself, with no fixed length."
+        )
+        return Decision(Result.ENDS)
+
+    def losses_on_the_way(self, ctx: "Settlement", decision: Decision) -> Decision:
+        """FORMAT item 19: the players who lose before a loop repeats without end are listed,
+        and the draw is reported at the last of those points."""
+        facts = ctx.facts
+        if decision.result is not Result.DRAW or facts.dynamics is None or facts.stop_event is not None:
+            return decision
+        natural = facts.dynamics.natural
+        if not natural.forever or not natural.eliminations:
+            return decision
+        last = natural.eliminations[-1]
+        if decision.point is not None and not decision.point.unbounded and facts.position(decision.point) >= last.position:
+            return decision
+        where = facts.point(last.position)
+        gone = listing(e.player for e in natural.eliminations)
+        ctx.note(
+            f"Reading taken (FORMAT item 19): played forward in closed form, {gone} {'loses' if len(natural.eliminations) == 1 else 'lose'} "
+            f"the game before the loop repeats without end; the draw is reported {where.describe()}, where the last of them leaves."
+        )
+        return dataclasses.replace(decision, point=where)
+
+    def resolution_losses(self, ctx: "Settlement", decision: Decision) -> Decision:
+        """FORMAT item 18: nobody loses inside one resolution.
+
+        State-based actions are performed only when a player would receive priority (CR 704.3),
+        so an ``[[end]]`` that makes a player lose doesn't act while the repetition goes on; when
+        it stops, every player for whom such a bound then holds loses at once, in turn order
+        from the active player.  One player left: the game is over (``ends``); none: a draw.
+        """
+        facts = ctx.facts
+        dyn = facts.dynamics
+        point = decision.point
+        if dyn is None or point is None or decision.counts is not None:
+            return decision
+        if not any(e.loses_someone for e in ctx.scenario.end_conditions):
+            return decision
+        if decision.result not in (Result.SHORTCUT, Result.ENDS, Result.NO_SHORTCUT):
+            return decision
+        state = facts.state_at(point)
+        losers = dyn.resolution_losses(state, ctx.scenario.players, ctx.scenario.active)
+        if not losers:
+            return decision
+        names = listing(p for p, _ in losers)
+        ctx.note(
+            "Inside one resolution no player receives priority, and state-based actions are performed only when a player "
+            "would receive priority (CR 704.3, “State-Based Actions”, cited by title where the sources applied don't "
+            f"number it): nobody loses while the repetition goes on. When it stops ({point.describe()}), {names} "
+            f"{'loses' if len(losers) == 1 else 'lose'} the game at once (FORMAT item 18)."
+        )
+        left = tuple(Elimination(p, *_counted(point)) for p, _ in losers)
+        remaining = [p for p in ctx.scenario.players if p not in {q for q, _ in losers}]
+        if len(remaining) > 1:
+            return dataclasses.replace(decision, left=left)
+        if not remaining:
+            ctx.note("Every player left loses at the same time, so the game is a draw (CR 104.4a).")
+            return Decision(Result.DRAW, point, ended_by=losers[-1][1], left=left)
+        ctx.note(f"Only {remaining[0]} is left: the game is over.")
+        ended = decision.ended_by if decision.result is Result.ENDS and decision.ended_by else losers[-1][1]
+        return Decision(Result.ENDS, point, ended_by=ended, left=left)
 
     def departed(self, ctx: "Settlement", decision: Decision) -> Decision:
         """The player who deviates has left the game before their own point (FORMAT item 6).
@@ -737,7 +871,8 @@ class Ruleset:
         facts = ctx.facts
         if facts.choosers:
             self.read_choices(ctx, facts.choosers)
-        if self.choice_sustains:
+        if self.choice_sustains or ctx.scenario.loop.within == "resolution":
+            # Inside one resolution the chooser is the involved player in every era (FORMAT item 18).
             return facts.optional_controllers
         return tuple(p for p in facts.optional_controllers if p not in facts.only_choosers)
 

@@ -218,7 +218,9 @@ class Event:
     dropped out with its controller), ``"requirement"`` (a mandatory step's ``requires``
     failed: the loop ends), ``"forced"`` (an optional step's ``requires`` failed: its
     controller stops), ``"goal"`` (a goal was reached at an iteration's end),
-    ``"elimination"`` (a player left; the loop goes on).
+    ``"elimination"`` (a player left; the loop goes on), ``"untargeted"`` (a player left and
+    a step's ``target`` has nobody left to affect, so the loop can't go through it: ``step`` is
+    that step, FORMAT item 20).
     """
 
     kind: str
@@ -296,6 +298,10 @@ class Dynamics:
         self.size = len(scenario.steps)
         self.per_player = set(scenario.per_player)
         self.limits = scenario.limits
+        self.entry_limits = scenario.entry_limits
+        #: Inside one resolution nobody loses mid-way (FORMAT item 18): state-based actions wait
+        #: for priority, so the ends that make a player lose are checked when the repetition stops.
+        self.resolution = scenario.loop.within == "resolution"
         self.ends: tuple[End, ...] = scenario.end_conditions
         order = scenario.players
         i = order.index(scenario.active)
@@ -448,7 +454,7 @@ class Dynamics:
                 comps = [name]
             for comp in comps:
                 x = st.values[comp]
-                limit = self.limits.get(name) if isinstance(comp, str) else None
+                limit = self.limits.get(name) if isinstance(comp, str) else self.entry_limits.get(name, {}).get(comp[1])
                 y = f.apply(x)
                 g = f
                 if limit is not None and not isinstance(y, bool):
@@ -482,9 +488,11 @@ class Dynamics:
         for end in self.ends:
             if end.loses is not None and end.loses not in st.present:
                 continue  # an end that names a player who left drops out
+            if self.resolution and end.loses_someone:
+                continue  # nobody loses inside one resolution (FORMAT item 18): see resolution_losses
             comps: list[Component]
             if end.value in self.per_player:
-                comps = [(end.value, p) for p in st.present if (end.value, p) in touched_set]
+                comps = [(end.value, p) for p in st.present if (end.value, p) in touched_set and p not in end.exempt]
             else:
                 comps = [end.value] if end.value in touched_set else []
             for comp in comps:
@@ -522,10 +530,76 @@ class Dynamics:
             if terminal is None:
                 if not any(s.by in remaining for s in self.steps):
                     return Event("nosteps", where, last_effect, None, j, app, self.steps[j].times, state)
+                stranded = self._stranded(st)
+                if stranded is not None:
+                    # FORMAT item 20: a step with nobody left to affect can't happen, so the loop ends.
+                    return Event("untargeted", where, last_effect, None, stranded, app, self.steps[j].times, state)
                 return Event("elimination", where, last_effect, None, j, app, self.steps[j].times, state)
         state = state or self.state_of(st.values)
         assert terminal is not None
         return Event("end", where, terminal.effect, None, j, app, self.steps[j].times, state)
+
+    def _stranded(self, st: _State) -> int | None:
+        """The first step that still happens but whose ``target`` has nobody left to affect
+        (CR 800.4a: it does nothing), if any: the loop can't go through it again (FORMAT item 20).
+        A side benefit (``sustains = false``) is skipped instead, and doesn't count."""
+        for j, step in enumerate(self.steps):
+            if step.target is None or step.by not in st.present or self.owners[j] in st.retired:
+                continue
+            if step.optional and not step.sustains:
+                continue
+            if not any(p in st.present for p in step.target.among):
+                return j
+        return None
+
+    def resolution_losses(self, values: Mapping[str, "StateValue"], present: Iterable[str], active: str) -> list[tuple[str, str]]:
+        """FORMAT item 18: the players who lose when a repetition inside one resolution stops,
+        with the effect of the end that makes each lose, in turn order from ``active``.
+
+        ``values`` is the state where it stopped (per-player values as ``{player: value}``).  A
+        value that is UNBOUNDED there (the repetition went on an arbitrarily large number of
+        times) meets a bound when it moves toward it without end (:meth:`drift`).
+        """
+        present = list(present)
+        seen: dict[str, str] = {}
+
+        def met(value: object, comp: Component, end: End) -> bool:
+            if value is UNBOUNDED:
+                drift = self.drift(comp)
+                return drift < 0 if end.at_most else drift > 0
+            return holds(value, end.bound, end.at_most)  # type: ignore[arg-type]
+
+        for end in self.ends:
+            if not end.loses_someone:
+                continue
+            if end.loses is not None:
+                if end.loses in present and met(values[end.value], end.value, end):
+                    seen.setdefault(end.loses, end.effect)
+                continue
+            entries = values[end.value]
+            assert isinstance(entries, Mapping)
+            for p in present:
+                if p in entries and p not in end.exempt and met(entries[p], (end.value, p), end):
+                    seen.setdefault(p, end.effect)
+        return [(p, seen[p]) for p in self._order_from(active) if p in seen]
+
+    def drift(self, comp: Component) -> int:
+        """Which way a component moves without end in the loop left alone, once it goes on
+        forever: +1 up, -1 down, 0 when it settles (read off the regime's block map)."""
+        run = self.natural
+        if not run.forever or run.regime is None:
+            return 0
+        start, _, maps, _, _ = run.regime
+        f = maps.get(comp, IDENTITY)
+        x = start.values[comp]
+        if f.m == 0 or f.identity or x is UNBOUNDED or isinstance(x, bool):
+            return 0
+        if f.m == 1:
+            return (f.a > 0) - (f.a < 0)
+        if isinstance(x, Huge):
+            return x.sign
+        p = Fraction(-f.a, f.m - 1)
+        return (x > p) - (x < p)
 
     def _order_from(self, player: str) -> tuple[str, ...]:
         order = self.scenario.players

@@ -70,7 +70,7 @@ class OutcomeField:
 
     ``compared``: it counts in ``differences`` and has a row in reports.  ``expectable``: a
     scenario's ``[expect]`` table may pin it.  ``since_format``: the scenario format that
-    introduced it (an ``[expect]`` key of format 2 needs ``format = 2``).  ``hide_neutral``:
+    introduced it (any format may pin it, FORMAT item 22).  ``hide_neutral``:
     a report shows its row only when some outcome gives a value other than ``neutral`` (the
     value every format 1 loop gives).
     """
@@ -109,10 +109,12 @@ FIELDS_BY_NAME = {f.name: f for f in OUTCOME_FIELDS}
 #: The fields of an outcome that take part in a comparison, in report order.
 COMPARED_FIELDS = tuple(f.name for f in OUTCOME_FIELDS if f.compared)
 
-#: The keys an ``[expect.RULESET]`` table may use, by the format that introduced them.
+#: The keys an ``[expect.RULESET]`` table may use, by the format a file needs to pin them.  Every
+#: outcome carries every field, so each may be pinned in any format (FORMAT item 22): only the
+#: input keys of format 2 need ``format = 2``.
 EXPECT_KEYS = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable)
-EXPECT_KEYS_FORMAT_1 = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable and f.since_format == 1)
-EXPECT_KEYS_FORMAT_2 = frozenset(f.name for f in OUTCOME_FIELDS if f.expectable and f.since_format == 2)
+EXPECT_KEYS_FORMAT_1 = EXPECT_KEYS
+EXPECT_KEYS_FORMAT_2: frozenset[str] = frozenset()
 
 #: Report labels, by field name.
 FIELD_LABELS = {f.name: f.label for f in OUTCOME_FIELDS}

@@ -151,6 +151,18 @@ class End:
     effect: str = ""
     loses: str | None = None
     loses_each: bool = False
+    exempt: tuple[str, ...] = ()
+    """Players for whom the bound never holds (``except``, FORMAT item 21: "You can't lose the
+    game"): their entries of a per-player value keep changing and they never leave by this end."""
+
+    def binds(self, player: str | None) -> bool:
+        """True when this end's bound applies to ``player``'s entry (None: a plain value)."""
+        return player is None or player not in self.exempt
+
+    @property
+    def loses_someone(self) -> bool:
+        """True when reaching the bound makes a player lose (``loses``), not end the loop."""
+        return self.loses is not None or self.loses_each
 
 
 @dataclass(frozen=True)
@@ -278,6 +290,9 @@ class Scenario:
     """The scenario format the file declared (1 or 2)."""
     limits: Mapping[str, Limits] = field(default_factory=dict)
     """Floors and ceilings of plain integers (``{start, min, max}`` in ``[state]``)."""
+    entry_limits: Mapping[str, Mapping[str, Limits]] = field(default_factory=dict)
+    """Floors and ceilings of per-player entries, by value then player
+    (``library = { Bob = { start = 20, min = 0 } }``)."""
     ends: tuple[End, ...] = ()
     """The ``[[end]]`` tables, in file order (format 2)."""
 
@@ -757,7 +772,7 @@ class LoopFacts:
         scenario = self.scenario
         if scenario.per_player:
             return "per-player values"
-        if scenario.limits:
+        if scenario.limits or scenario.entry_limits:
             return "floors and ceilings ([state] min/max)"
         if scenario.ends:
             return "[[end]] tables"

@@ -50,7 +50,9 @@ class Summary1998(Ruleset):
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """The closing note: loops with randomness are left to the judge."""
         steps = ctx.scenario.steps
-        if any(s.random or s.conditional for s in steps):
+        # "an element of randomness involved, such as coin flipping": a random or conditional
+        # step, or an event with a chance of ending the loop (docs/DOMAIN.md section 6).
+        if any(s.random or s.conditional or (s.ends_loop is not None and s.ends_loop.chance is not None) for s in steps):
             ctx.say(
                 "G.21.Note",
                 "there is no ruling for loops with an element of randomness (or repeated until a condition occurs): "

@@ -548,6 +548,7 @@ def play_format2(scenario: Scenario, limit: int, counts: Mapping[str, int] | Non
         else:
             values[name] = start
     per_player = {n for n, v in scenario.state.items() if hasattr(v, "items")}
+    resolution = scenario.loop.within == "resolution"
     present = list(scenario.players)
     pointers: dict[int, str] = {}
     left: list[tuple[str, int]] = []
@@ -607,7 +608,7 @@ def play_format2(scenario: Scenario, limit: int, counts: Mapping[str, int] | Non
                         x = x + st.add[name]
                     if name in st.set:
                         x = st.set[name]
-                    lim = scenario.limits.get(name) if not isinstance(c, tuple) else None
+                    lim = scenario.limits.get(name) if not isinstance(c, tuple) else scenario.entry_limits.get(name, {}).get(c[1])
                     if lim is not None:
                         if lim.min is not None and x < lim.min:
                             x = lim.min
@@ -620,7 +621,9 @@ def play_format2(scenario: Scenario, limit: int, counts: Mapping[str, int] | Non
             for end in scenario.end_conditions:
                 if end.loses is not None and end.loses not in present:
                     continue
-                comps = [(end.value, p) for p in present] if end.value in per_player else [end.value]
+                if resolution and (end.loses is not None or end.loses_each):
+                    continue  # nobody loses inside one resolution (FORMAT item 18)
+                comps = [(end.value, p) for p in present if p not in end.exempt] if end.value in per_player else [end.value]
                 for c in comps:
                     if c not in touched:
                         continue
@@ -649,6 +652,15 @@ def play_format2(scenario: Scenario, limit: int, counts: Mapping[str, int] | Non
                     return stop("gameover", position + 1, effect)
                 if ended is None and not any(s.by in present for s in steps):
                     return stop("nosteps", position + 1, effect)
+                if ended is None:
+                    # FORMAT item 20: a step (not a side benefit) whose targets have all left.
+                    for k, other in enumerate(steps):
+                        if other.target is None or other.by not in present or (other.optional and not other.sustains):
+                            continue
+                        if counts is not None and owner[k] in counts and position // size >= counts[owner[k]]:
+                            continue
+                        if not any(p in present for p in other.target.among):
+                            return stop("untargeted", position + 1, effect)
             if ended is not None:
                 return stop("end", position + 1, ended)
     return {"stop": None, "position": limit, "effect": "", "eliminated": list(left), "state": state()}

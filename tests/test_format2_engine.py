@@ -20,7 +20,7 @@ from loopcompare.rulesets import UNBOUNDED, CutPoint, registry
 from loopcompare.rulesets.bignum import Huge, equal, parse, power_value
 from loopcompare.rulesets.dynamics import Dynamics, first_block, Affine
 from loopcompare.rulesets.outcome import OUTCOME_FIELDS, StoppedBy
-from loopcompare.rulesets.scenario import End, Goal, Limits, Scenario, Step, Target
+from loopcompare.rulesets.scenario import End, Goal, Limits, LoopFlags, Scenario, Step, Target
 
 ALL = [r.key for r in registry().rulesets]
 
@@ -129,12 +129,19 @@ def _random_scenario(rng: random.Random) -> Scenario:
         steps.append(Step(**step))
     ends = []
     if rng.random() < 0.8:
-        ends.append(End("life", 0, True, "that player loses the game", loses_each=True))
+        # FORMAT item 21: sometimes a player who can't lose.
+        exempt = (rng.choice(opponents),) if rng.random() < 0.2 else ()
+        ends.append(End("life", 0, True, "that player loses the game", loses_each=True, exempt=exempt))
     if rng.random() < 0.3:
         ends.append(End("n", rng.choice([-8, 20]), rng.random() < 0.5, "n reaches its bound"))
     if rng.random() < 0.2:
         ends.append(End("mana", rng.choice([0, 9]), rng.random() < 0.5, "mana runs out", loses=rng.choice(players)))
-    sc = Scenario("generated", players, tuple(steps), state=state, format=2, limits=limits, ends=tuple(ends))
+    # Issue 22 item 3: sometimes a floor on one player's entry of a per-player value.
+    entry_limits = {"life": {opponents[0]: Limits(min=0)}} if rng.random() < 0.2 else {}
+    # FORMAT item 18: sometimes the repetition happens inside one resolution (nobody loses mid-way).
+    loop = LoopFlags(within="resolution") if rng.random() < 0.15 else LoopFlags()
+    sc = Scenario("generated", players, tuple(steps), state=state, format=2, limits=limits, ends=tuple(ends),
+                  entry_limits=entry_limits, loop=loop)
     start = Dynamics(sc).initial().values
     for e in ends:  # a bound that already holds at the start is a loader error
         comps = [(e.value, p) for p in opponents] if e.value == "life" else [e.value]

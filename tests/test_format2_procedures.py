@@ -141,27 +141,33 @@ Bob = 3
 
 
 @pytest.mark.parametrize(
-    "key, counts, tokens",
+    "key, iterations, steps, tokens",
     [
-        # 2004/2005 text: the nonactive player may only agree or name a higher number.
-        ("cr-2005", {"Alice": 10, "Bob": 10}, 4),
-        # 2008 text: each set its own number, higher, lower or the same.
-        ("cr-2008", {"Alice": 10, "Bob": 3}, 3),
+        # 2004/2005 text: the nonactive player may only agree or name a higher number, so both
+        # sets are still running when Bob leaves: the whole loop's end, one cut point.
+        ("cr-2005", 4, 1, 4),
+        # 2008 text: each set its own number, higher, lower or the same (Bob's stopped at 3).
+        ("cr-2008", {"Alice": 5, "Bob": 3}, 0, 3),
+        # 2009 on: no state repeats any more (the loop ends instead), so each set runs its own number.
+        ("cr-2009-09", {"Alice": 5, "Bob": 3}, 0, 3),
+        ("cr-2024", {"Alice": 5, "Bob": 3}, 0, 3),
     ],
 )
-def test_sets_that_run_their_own_counts_follow_per_player_values_and_eliminations(key, counts, tokens):
+def test_sets_that_run_their_own_counts_follow_per_player_values_and_eliminations(key, iterations, steps, tokens):
     # Used to crash (format 1's arithmetic on a table of life totals). Alice's set pings Bob
     # (5 life) in each of its 10 iterations: Bob loses after 4 iterations and 1 step, and his
-    # set (a token an iteration) stops with him if it has not stopped before.
+    # set (a token an iteration) stops with him if it has not stopped before. Alice's ping then
+    # has nobody left to affect, so the loop ends there (FORMAT item 20, CR 800.4a).
     out = registry().get(key).settle(scenario(INDEPENDENT_PER_PLAYER).scenario)
-    assert out.result.value == "shortcut"
-    assert out.iterations == counts
+    assert out.result.value == "ends"
+    assert (out.iterations, out.steps) == (iterations, steps)
+    assert out.ended_by == "that player loses the game"
     assert [(e.player, e.iterations, e.steps) for e in out.eliminated] == [("Bob", 4, 1)]
     assert out.to_json()["state"] == {"life": {"Alice": 20, "Bob": 0, "Carol": 5}, "tokens": tokens}
-    assert any("Bob loses the game while the sets run, after 4 iterations and 1 step" in n for n in out.notes)
+    assert any("Bob loses the game" in n and "after 4 iterations and 1 step" in n for n in out.notes)
 
 
-@pytest.mark.parametrize("key", ["cr-2009-09", "cr-2024", "mtr-current"])
+@pytest.mark.parametrize("key", ["mtr-current"])
 def test_eras_with_one_cut_settle_independent_format_2_loops(key):
     out = registry().get(key).settle(scenario(INDEPENDENT_PER_PLAYER).scenario)
     assert out.result.value == "shortcut"

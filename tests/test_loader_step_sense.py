@@ -87,7 +87,8 @@ def test_an_alternative_needs_a_choice():
 
 def test_an_unless_is_paid_by_another_player():
     assert refused('unless = { by = "Alice", does = "pays 1" }') == (
-        "case.toml: line 8: step 1: 'unless.by': is Alice, who controls the step itself; 'unless' is another player's way to stop the effect"
+        "case.toml: line 8: step 1: 'unless.by': is Alice, who controls the step itself; 'unless' is another player's way to stop the effect. "
+        "A cost the step's own controller pays to keep the loop going is an optional step: write 'optional = true' on it (with 'requires' and 'add' for the cost)"
     )
     assert loaded('unless = { by = "Bob", does = "pays 1" }').scenario.steps[0].unless.by == "Bob"
 

@@ -31,9 +31,10 @@ def test_notes_and_transcript_cannot_be_expected_and_rules_can():
     assert not {"notes", "transcript"} & (EXPECT_KEYS_FORMAT_1 | EXPECT_KEYS_FORMAT_2)
 
 
-def test_format_2_fields_are_expectable_only_in_format_2():
-    assert EXPECT_KEYS_FORMAT_2 == {"ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"}
-    assert not EXPECT_KEYS_FORMAT_1 & EXPECT_KEYS_FORMAT_2
+def test_every_field_every_outcome_carries_is_expectable_in_format_1():
+    # FORMAT item 22: only format 2's input keys need format = 2; its outcome fields don't.
+    assert {"ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"} <= EXPECT_KEYS_FORMAT_1
+    assert EXPECT_KEYS_FORMAT_2 == frozenset()
 
 
 def test_a_field_shows_its_neutral_value_unless_it_says_otherwise():
