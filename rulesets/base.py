@@ -696,9 +696,14 @@ class Ruleset:
         facts = ctx.facts
         dyn = facts.dynamics
         point = decision.point
-        if dyn is None or point is None or decision.counts is not None:
+        if dyn is None or decision.counts is not None or not any(e.loses_someone for e in ctx.scenario.end_conditions):
             return decision
-        if not any(e.loses_someone for e in ctx.scenario.end_conditions):
+        if point is None:
+            if decision.result is Result.ENDS:
+                ctx.note(
+                    "The repetition stops at a moment no one can name in advance, so who loses when it stops (state-based "
+                    "actions wait until a player would receive priority, CR 704.3) can't be said here (FORMAT item 18)."
+                )
             return decision
         if decision.result not in (Result.SHORTCUT, Result.ENDS, Result.NO_SHORTCUT):
             return decision
