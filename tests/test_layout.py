@@ -14,7 +14,7 @@ from conftest import ROOT
 
 
 def test_the_layers_hold_over_the_resolved_import_graph(capsys):
-    # STYLE.md 1: rulesets/ is the domain and imports nothing from comparator/ nor any face library.
+    # The layers show in the folders: rulesets/ is the domain and imports nothing from comparator/ nor any face library.
     # import-linter resolves every import (relative ones and those inside functions too) from the
     # installed package; the contracts live in pyproject.toml [tool.importlinter]. Checked by
     # breaking it once: an import of loopcompare.comparator.loader inside a function of
