@@ -14,7 +14,7 @@ from typing import ClassVar, Iterable
 
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result, StoppedBy
-from .scenario import UNBOUNDED, Count
+from .scenario import UNBOUNDED, Breaker, Count, Step
 from .shortcuts import Cr2009Sept
 
 MTR = "MTR 4.4"
@@ -59,8 +59,6 @@ class Mtr2018(Cr2009Sept):
     cite = "CR "
     cr_date = "2018-07-13"
     loop_rule = MTR
-    #: Whether the text has the paragraph on loops sustained by choices.
-    has_choices_paragraph = False
     #: No choices paragraph, and the ruling under this text: a choice is its maker's way out.
     choice_sustains = False
     today_words = "The CR rule it overrides, {number}, is numbered {today} today."
@@ -174,17 +172,10 @@ class Mtr2018(Cr2009Sept):
         return super().involved(ctx)
 
     def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
-        """The current text's paragraph on choices; for the 2018 text, the ruling made under it."""
-        if self.choice_sustains:
-            if self.has_choices_paragraph:
-                self.mtr(
-                    ctx,
-                    "sustained by choices",
-                    f"the loop is sustained by {'a choice' if len(choosers) == 1 else 'choices'} ({ctx.choices(choosers)}): the rules above apply "
-                    f"with {listing(choosers)} making a different choice rather than ceasing to take an action, so "
-                    f"{listing(choosers)} {be(choosers)} involved in maintaining the loop.",
-                )
-            return
+        """No paragraph on choices in the 2018 text: the ruling made under it (a choice is its
+        maker's way out, not an action that maintains the loop)."""
+        if ctx.scenario.loop.within == "resolution":
+            return  # inside one resolution the chooser is involved in every era (FORMAT item 18)
         facts = ctx.facts
         left_out = [p for p in choosers if p in facts.only_choosers]
         acting = [p for p in choosers if p not in facts.only_choosers]
@@ -342,9 +333,11 @@ class Mtr2018(Cr2009Sept):
         step = steps[stop.point.steps] if stop.point.steps < len(steps) else None
         if step is None or not step.choice or step.by != stop.player:
             return
-        # Without the paragraph, the choice is the player's way out (the reading :meth:`read_choices` notes).
-        if self.has_choices_paragraph:
-            self.mtr(ctx, "sustained by choices", f"the loop is sustained by {stop.player}'s choice; the game moves to the point where {stop.player} makes a different choice.")
+        self.choice_made(ctx, stop)
+
+    def choice_made(self, ctx: Settlement, stop: Stop) -> None:
+        """What the text says when a player stops a loop by choosing otherwise: nothing in 2018
+        (the choice is the player's way out, the reading :meth:`read_choices` notes)."""
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:  # noqa: D102
         """A choice involving hidden information, or a hidden out: a judge may be needed."""
@@ -354,20 +347,18 @@ class Mtr2018(Cr2009Sept):
         outs = [b for b in ctx.scenario.breakers if b.hidden and b.by not in left]
         if (not hidden and not outs) or decision.result not in (Result.SHORTCUT, Result.DRAW, Result.ENDS):
             return False
+        return self.hidden_information(ctx, hidden, outs)
+
+    def hidden_information(self, ctx: Settlement, hidden: list[Step], outs: list[Breaker]) -> bool:
+        """A hidden choice or a hidden out: the 2018 text has no sentence about it (no judge)."""
         if not hidden:
-            if not self.has_choices_paragraph:
-                ctx.note(
-                    f"{outs[0].by}'s way to break the loop is hidden information; this text of MTR 4.4 has no sentence about "
-                    "hidden information (the later choices paragraph has), so no judge is called for."
-                )
-                return False
-            self.mtr(ctx, "hidden information", f"{outs[0].by}'s way out (“{outs[0].does}”) is hidden information: a judge may be needed to determine whether any choice is available that will not continue the loop.")
-            return True
-        if not self.has_choices_paragraph:
+            ctx.note(
+                f"{outs[0].by}'s way to break the loop is hidden information; this text of MTR 4.4 has no sentence about "
+                "hidden information (the later choices paragraph has), so no judge is called for."
+            )
+        else:
             ctx.note("This text of MTR 4.4 says nothing about choices involving hidden information; no judge is called for.")
-            return False
-        self.mtr(ctx, "hidden information", f"{hidden[0].by}'s choice involves hidden information: a judge may be needed to determine whether any choice is available that will not continue the loop.")
-        return True
+        return False
 
 
 def _iterations(n: Count) -> str:
@@ -404,5 +395,26 @@ class MtrCurrent(Mtr2018):
         "involves hidden information."
     )
     cr_date = "2024-06-07"
-    has_choices_paragraph = True
     choice_sustains = True
+
+    def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
+        """The paragraph on loops sustained by choices: a choice keeps its maker involved."""
+        self.mtr(
+            ctx,
+            "sustained by choices",
+            f"the loop is sustained by {'a choice' if len(choosers) == 1 else 'choices'} ({ctx.choices(choosers)}): the rules above apply "
+            f"with {listing(choosers)} making a different choice rather than ceasing to take an action, so "
+            f"{listing(choosers)} {be(choosers)} involved in maintaining the loop.",
+        )
+
+    def choice_made(self, ctx: Settlement, stop: Stop) -> None:
+        """The paragraph on choices: the game moves to the point of the different choice."""
+        self.mtr(ctx, "sustained by choices", f"the loop is sustained by {stop.player}'s choice; the game moves to the point where {stop.player} makes a different choice.")
+
+    def hidden_information(self, ctx: Settlement, hidden: list[Step], outs: list[Breaker]) -> bool:
+        """The paragraph's last sentence: with hidden information a judge may be needed."""
+        if not hidden:
+            self.mtr(ctx, "hidden information", f"{outs[0].by}'s way out (“{outs[0].does}”) is hidden information: a judge may be needed to determine whether any choice is available that will not continue the loop.")
+        else:
+            self.mtr(ctx, "hidden information", f"{hidden[0].by}'s choice involves hidden information: a judge may be needed to determine whether any choice is available that will not continue the loop.")
+        return True
