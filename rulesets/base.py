@@ -411,11 +411,21 @@ class Ruleset:
     ruleset it changes, if any).
     """
 
+    # The contract at a glance: every setting an era may change, with its neutral default.  An
+    # era's class body sets only what its text changes; the hooks below are its questions.
+
+    # --- identity: which text, and when --------------------------------------------------------
+    #: Stable name used on the command line and in files ("cr-2024").
     key: ClassVar[str] = ""
+    #: Other names accepted for it ("cr729-2024").
     aliases: ClassVar[tuple[str, ...]] = ()
+    #: How reports name it ("CR 729 (2024)").
     name: ClassVar[str] = ""
+    #: The document and section, in words.
     document: ClassVar[str] = ""
+    #: The date of the text applied (YYYY-MM-DD).
     effective: ClassVar[str] = ""
+    #: First and last day in force; None for "still in force", "unknown" where the sources don't say.
     in_force: ClassVar[tuple[str, str | None]] = ("", None)
     #: For a text whose first day is "unknown": a day on which it surely was not yet in force (its
     #: first day came after it).
@@ -426,7 +436,9 @@ class Ruleset:
     #: For a text whose last day is "unknown": a day by which it surely had been replaced (its
     #: successor is attested that day).
     superseded_by: ClassVar[str] = ""
+    #: The rules it numbers, each quotable from its sources.
     rule_ids: ClassVar[tuple[str, ...]] = ()
+    #: The text files it quotes, with the prefix its citations carry.
     sources: ClassVar[tuple["Source", ...]] = ()
     amends: ClassVar[str | None] = None
     """The key of the ruleset this one amends or replaces: its predecessor in its line."""
@@ -438,6 +450,8 @@ class Ruleset:
     """One line: what this text changed, as it matters to outcomes."""
     #: Where the text applied was published, for people (the source files say where it was copied from).
     citation: ClassVar[str] = ""
+
+    # --- how its text reads a loop ---------------------------------------------------------------
     choice_sustains: ClassVar[bool] = True
     """Whether a ``choice = true`` step makes its controller involved in maintaining the loop.
 
@@ -446,6 +460,33 @@ class Ruleset:
     judges read them.  False where a choice is only its maker's way out of the loop, like a
     breaker: the 2018 MTR, as a judge ruled under it (docs/DOMAIN.md section 6).
     """
+
+    # --- what each era's text says, cited: the settings its transcripts read ---
+    #: The rule that defines what a loop is (cited when a loop turns out not to be endless).
+    loop_rule: ClassVar[str] = ""
+    #: A rule that says outright that a loop which will end is run to completion, if the text has one.
+    ends_rule: ClassVar[str] = ""
+    #: The draw rule a loop of only mandatory actions cites, as this text numbers it ("102.6",
+    #: "104.4b"); empty for a text with no draw.
+    draw_rule: ClassVar[str] = ""
+    #: How this text writes a citation of the Comprehensive Rules: "" in the CR itself, "CR " in
+    #: the Tournament Rules ("CR 729.6").
+    cite: ClassVar[str] = ""
+    #: The number of the Comprehensive Rules loop rule this text applies ("713", "729"), or for the
+    #: Tournament Rules the one it overrides; empty for a text that has none.
+    number: ClassVar[str] = ""
+    #: The date of the Comprehensive Rules whose draw rule this ruleset cites (default: its own).
+    cr_date: ClassVar[str] = ""
+    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
+    renumbering: ClassVar[str] = ""
+    #: What the rule applied is called today, said when :attr:`number` is not the loop rule's
+    #: number in the newest Comprehensive Rules: ``{number}`` is :attr:`number`, ``{today}`` that
+    #: newest number (:func:`.history.number_today`).  Empty: nothing to say.
+    today_words: ClassVar[str] = ""
+    #: How this text's notes word a tie, where players would act at the same point and the text
+    #: does not say who goes first: ``{first}`` is the player taken to act, ``{others}`` the
+    #: rest, ``{reason}`` why (given by each procedure, :meth:`note_ties`).
+    tie_wording: ClassVar[str] = "{first} and {others} would act at the same point. Reading taken: {first} acts, {reason}."
 
     # --- the driver --------------------------------------------------------------------------------
 
@@ -1069,10 +1110,6 @@ class Ruleset:
         """The text quoted for :attr:`loop_rule` (by default the rule itself)."""
         return self.loop_rule
 
-    #: The rule that defines what a loop is (cited when a loop turns out not to be endless).
-    loop_rule: ClassVar[str] = ""
-    #: A rule that says outright that a loop which will end is run to completion, if the text has one.
-    ends_rule: ClassVar[str] = ""
 
     def quote(self, key: str) -> str:
         """The text of a cited rule, from this ruleset's sources (or the draw rules it cites)."""
@@ -1088,8 +1125,6 @@ class Ruleset:
                 continue
         return texts.draw_rule(key.split(" ")[-1], self.cr_date or self.effective)
 
-    #: The date of the Comprehensive Rules whose draw rule this ruleset cites (default: its own).
-    cr_date: ClassVar[str] = ""
 
     def paragraph(self, words: str) -> str:
         """The id of the paragraph of this ruleset's main (unnumbered) text that contains ``words``."""
@@ -1119,10 +1154,6 @@ class Ruleset:
             stops.append(Stop(p, point))
         return stops
 
-    #: How this text's notes word a tie, where players would act at the same point and the text
-    #: does not say who goes first: ``{first}`` is the player taken to act, ``{others}`` the
-    #: rest, ``{reason}`` why (given by each procedure, :meth:`note_ties`).
-    tie_wording: ClassVar[str] = "{first} and {others} would act at the same point. Reading taken: {first} acts, {reason}."
 
     def note_ties(self, ctx: Settlement, first: Stop, ties: Sequence[Stop], reason: str) -> None:
         """Note the reading taken when ``ties`` would act at the same point as ``first``: ``first``
@@ -1131,21 +1162,6 @@ class Ruleset:
             others = ", ".join(t.player for t in ties)
             ctx.note(self.tie_wording.format(first=first.player, others=others, reason=reason))
 
-    #: The draw rule a loop of only mandatory actions cites, as this text numbers it ("102.6",
-    #: "104.4b"); empty for a text with no draw.
-    draw_rule: ClassVar[str] = ""
-    #: How this text writes a citation of the Comprehensive Rules: "" in the CR itself, "CR " in
-    #: the Tournament Rules ("CR 729.6").
-    cite: ClassVar[str] = ""
-    #: The number of the Comprehensive Rules loop rule this text applies ("713", "729"), or for the
-    #: Tournament Rules the one it overrides; empty for a text that has none.
-    number: ClassVar[str] = ""
-    #: On a release renumbered after the text applied (:meth:`renumbered`): how it came to be so.
-    renumbering: ClassVar[str] = ""
-    #: What the rule applied is called today, said when :attr:`number` is not the loop rule's
-    #: number in the newest Comprehensive Rules: ``{number}`` is :attr:`number`, ``{today}`` that
-    #: newest number (:func:`.history.number_today`).  Empty: nothing to say.
-    today_words: ClassVar[str] = ""
 
     def today(self) -> str:
         """What the rule applied is called today, when that differs: :attr:`renumbering`, then
