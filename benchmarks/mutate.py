@@ -117,6 +117,7 @@ _ORACLE_FIXED = ["-k", "not fresh_seed and not many"]
 TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rulesets/base.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/scenario.py": (_RULESETS_FAST, _RULESETS_SLOW),
+    "rulesets/additive.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/outcome.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/cr421.py": (_RULESETS_FAST, _RULESETS_SLOW),
     "rulesets/shortcuts.py": (_RULESETS_FAST, _RULESETS_SLOW),

@@ -345,7 +345,7 @@ def _resolve_goals(scenario: Scenario) -> tuple[Scenario, list[tuple[str, Goal, 
     intents = dict(scenario.intents)
     shown: list[tuple[str, Goal, int | None]] = []
     for player, goal in goals:
-        count = facts.dynamics.goal_iterations(goal) if facts.dynamics is not None else None
+        count = facts.goal_iterations(goal)
         intents[player] = Intent() if count is None else Intent(count)
         shown.append((player, goal, count))
     return dataclasses.replace(scenario, intents=intents), shown
@@ -710,18 +710,18 @@ class Ruleset:
         """FORMAT item 19: the players who lose before a loop repeats without end are listed,
         and the draw is reported at the last of those points."""
         facts = ctx.facts
-        if decision.result is not Result.DRAW or facts.dynamics is None or facts.stop_event is not None:
+        if decision.result is not Result.DRAW or facts.stop_event is not None or facts.forced_stop is not None:
             return decision
-        natural = facts.dynamics.natural
-        if not natural.forever or not natural.eliminations:
+        left = facts.eliminations_until(CutPoint(UNBOUNDED))
+        if not left:
             return decision
-        last = natural.eliminations[-1]
+        last = left[-1]
         if decision.point is not None and not decision.point.unbounded and facts.position(decision.point) >= last.position:
             return decision
         where = facts.point(last.position)
-        gone = listing(e.player for e in natural.eliminations)
+        gone = listing(e.player for e in left)
         ctx.note(
-            f"Reading taken (FORMAT item 19): played forward in closed form, {gone} {'loses' if len(natural.eliminations) == 1 else 'lose'} "
+            f"Reading taken (FORMAT item 19): played forward in closed form, {gone} {'loses' if len(left) == 1 else 'lose'} "
             f"the game before the loop repeats without end; the draw is reported {where.describe()}, where the last of them leaves."
         )
         return dataclasses.replace(decision, point=where)
@@ -735,9 +735,8 @@ class Ruleset:
         from the active player.  One player left: the game is over (``ends``); none: a draw.
         """
         facts = ctx.facts
-        dyn = facts.dynamics
         point = decision.point
-        if dyn is None or decision.counts is not None or not any(e.loses_someone for e in ctx.scenario.end_conditions):
+        if decision.counts is not None or not any(e.loses_someone for e in ctx.scenario.end_conditions):
             return decision
         if point is None:
             if decision.result is Result.ENDS:
@@ -748,8 +747,7 @@ class Ruleset:
             return decision
         if decision.result not in (Result.SHORTCUT, Result.ENDS, Result.NO_SHORTCUT):
             return decision
-        state = facts.state_at(point)
-        losers = dyn.resolution_losses(state, ctx.scenario.players, ctx.scenario.active)
+        losers = facts.losses_at(point)
         if not losers:
             return decision
         names = listing(p for p, _ in losers)

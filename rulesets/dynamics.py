@@ -489,7 +489,7 @@ class Dynamics:
             if end.loses is not None and end.loses not in st.present:
                 continue  # an end that names a player who left drops out
             if self.resolution and end.loses_someone:
-                continue  # nobody loses inside one resolution (FORMAT item 18): see resolution_losses
+                continue  # nobody loses inside one resolution (FORMAT item 18): see losses_at
             comps: list[Component]
             if end.value in self.per_player:
                 comps = [(end.value, p) for p in st.present if (end.value, p) in touched_set and p not in end.exempt]
@@ -552,7 +552,7 @@ class Dynamics:
                 return j
         return None
 
-    def resolution_losses(self, values: Mapping[str, "StateValue"], present: Iterable[str], active: str) -> list[tuple[str, str]]:
+    def losses_at(self, values: Mapping[str, "StateValue"], present: Iterable[str], active: str) -> list[tuple[str, str]]:
         """FORMAT item 18: the players who lose when a repetition inside one resolution stops,
         with the effect of the end that makes each lose, in turn order from ``active``.
 
@@ -784,10 +784,78 @@ class Dynamics:
             values[comp] = first if all(_same(v, first) for v in seen) else UNBOUNDED
         return self.state_of(values)
 
-    def eliminations_until(self, position: Count) -> list[Elimination]:
-        """Everyone who left at or before ``position`` (UNBOUNDED: ever), in order."""
-        run = self.natural if position is UNBOUNDED else self.run(position)
-        return [e for e in run.eliminations if position is UNBOUNDED or e.position <= position]
+    def eliminations_until(self, point: CutPoint) -> list[Elimination]:
+        """Everyone who left at or before a cut point (an unbounded one: ever), in order."""
+        if point.unbounded:
+            return list(self.natural.eliminations)
+        assert point.iterations is not UNBOUNDED
+        position = point.iterations * self.size + point.steps
+        return [e for e in self.run(position).eliminations if e.position <= position]
+
+    @property
+    def stop_event(self) -> Event | None:
+        """How the loop, left alone, stops by itself, or None (a forced stop is not the loop's)."""
+        stop = self.natural.stop
+        return stop if stop is not None and stop.kind not in ("forced", "goal") else None
+
+    @property
+    def forced_stop(self) -> Event | None:
+        """The first optional step, left alone, whose ``requires`` fails, or None."""
+        stop = self.natural.stop
+        return stop if stop is not None and stop.kind == "forced" else None
+
+    @property
+    def end(self) -> CutPoint | None:
+        """Where the loop, left alone, ends by itself (:attr:`stop_event`), or None."""
+        stop = self.stop_event
+        return None if stop is None else self.point(stop.position)
+
+    @property
+    def state_repeats(self) -> bool:
+        """Whether the state ever repeats (FORMAT item 9)."""
+        return self.first_repeat is not None
+
+    def repeat_count(self, repeat: CutPoint) -> Count:
+        """Iterations before the repeated state stops a non-deterministic loop: those up to it."""
+        return 1 if repeat.iterations is UNBOUNDED else max(1, repeat.iterations)
+
+    def repeat_stop(self, own: CutPoint, following: CutPoint | None) -> CutPoint:
+        """Where the player stops at a repeated state: their first point to deviate at or after
+        it (``following``), FORMAT item 9."""
+        if following is None:
+            raise AssertionError("an involved player has a choice every iteration")
+        return following
+
+    # --- independent sets ----------------------------------------------------------------------
+
+    def sets_run(self, counts: Mapping[str, Count]) -> Run:
+        """The run of independent sets, each its own number of times, side by side."""
+        finite = [c for c in counts.values() if c is not UNBOUNDED]
+        limit: Count = UNBOUNDED if len(finite) < len(counts) else max(finite, default=0) * self.size
+        run = self.run(limit, counts=counts)
+        if run.stop is not None and run.stop.kind == "forced":
+            raise EngineLimit(
+                f"an optional step's requirement fails while the independent sets run their own numbers "
+                f"({run.stop.effect}), and no reading for a set stopped that way is built"
+            )
+        return run
+
+    def sets_end(self, counts: Mapping[str, Count]) -> "tuple[int, int, dict[str, StateValue]] | None":
+        """Where the loop stops by itself while independent sets run their own counts, if it
+        does: (the iteration, how many of its steps had their turn, the state then)."""
+        run = self.sets_run(counts)
+        stop = run.stop
+        if stop is None:
+            return None
+        n, k = divmod(stop.position, self.size)
+        return n, k, dict(stop.state) if stop.state is not None else dict(run.state)
+
+    def state_with_counts(self, counts: Mapping[str, Count]) -> "dict[str, StateValue]":
+        """The state when each independent set has run its own number of times."""
+        run = self.sets_run(counts)
+        if run.forever:
+            return self.unbounded_state(run)
+        return dict(run.state)
 
     def goal_iterations(self, goal: Goal) -> int | None:
         """The first number of complete iterations after which ``goal`` holds; None if never

@@ -121,9 +121,6 @@ class Mtr2018(Cr2009Sept):
         facts = ctx.facts
         if not facts.state_repeats:
             return Decision(Result.NO_SHORTCUT)
-        repeat = facts.first_repeat
-        # (the first repeat is a finite point: the UNBOUNDED test only tells mypy so)
-        after: Count = 1 if facts.dynamics is None or repeat is None or repeat.iterations is UNBOUNDED else max(1, repeat.iterations)
         involved = self.involved(ctx)
         if not involved:
             ctx.note(
@@ -132,14 +129,9 @@ class Mtr2018(Cr2009Sept):
             )
             return Decision(Result.NO_SHORTCUT)
         player = involved[0]
-        point = facts.own_point(player, after)
-        if facts.dynamics is not None and repeat is not None:
-            # Format 2: the player's first point to deviate at or after the repeated state.
-            found = facts.next_point(repeat, facts.choice_steps(player, unless=False))
-            if found is None:
-                raise AssertionError("an involved player has a choice every iteration")
-            point = found
-            after = point.iterations
+        point = facts.repeat_stop(player)
+        assert point is not None  # the state repeats
+        after = point.iterations
         own = facts.deviation_point(player)
         forced = True
         if own is not None and facts.before(own, point):

@@ -19,9 +19,8 @@ import enum
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator, Mapping, Union
+from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Union
 
-from .bignum import Huge
 
 if TYPE_CHECKING:
     from .dynamics import Dynamics, Elimination, Event, Run
@@ -332,43 +331,6 @@ class Scenario:
         return other
 
 
-# --- closed-form state -------------------------------------------------------------------------
-#
-# Every step acts on each value as x -> (v if assigned else x) + d.  Such maps compose into the
-# same shape, so a prefix of an iteration, a whole iteration and n iterations are each one map:
-# n iterations of "add d" is "add n*d"; n >= 1 iterations of an assignment is that assignment.
-
-
-@dataclass(frozen=True)
-class _Affine:
-    """x -> (assign if assigns else x) + delta."""
-
-    assigns: bool = False
-    assign: Union[bool, int] = 0
-    delta: int = 0
-
-    def then(self, other: "_Affine") -> "_Affine":
-        """This map followed by ``other``."""
-        if other.assigns:
-            return other
-        return _Affine(self.assigns, self.assign, self.delta + other.delta)
-
-    def apply(self, x: Value) -> Value:
-        """The map's value at ``x`` (which may be :data:`UNBOUNDED`)."""
-        if self.assigns:
-            base: Value = self.assign
-        else:
-            base = x
-        if base is UNBOUNDED or isinstance(base, bool):
-            return base
-        return base + self.delta
-
-
-def _step_map(step: Step, name: str) -> _Affine:
-    assigns = name in step.set
-    return _Affine(assigns, step.set.get(name, 0), step.add.get(name, 0))
-
-
 class LoopFacts:
     """Derived, closed-form facts about a scenario's loop.
 
@@ -383,23 +345,27 @@ class LoopFacts:
         self.seating: tuple[str, ...] = scenario.players
         # choice_steps, asked many times by every procedure; it depends on the steps only.
         self._choice_steps: dict[tuple[str, bool], tuple[int, ...]] = {}
-        # Format 2's meanings (growth, floors, targets, requirements, several ends, players
-        # leaving) are settled by the phase-by-phase engine; format 1 keeps its own closed form.
-        self.dynamics: Dynamics | None = None
-        if scenario.format >= 2:
-            from .dynamics import Dynamics
-
-            self.dynamics = Dynamics(scenario)
         order = scenario.players
         start = order.index(scenario.active)
         self.turn_order: tuple[str, ...] = order[start:] + order[:start]
-        # prefix[name][k] is the map of the first k steps of an iteration.
-        self._prefix: dict[str, list[_Affine]] = {}
-        for name in scenario.state:
-            maps = [_Affine()]
-            for step in scenario.steps:
-                maps.append(maps[-1].then(_step_map(step, name)))
-            self._prefix[name] = maps
+        # The closed form, picked once: format 2's meanings (growth, floors, targets,
+        # requirements, several ends, players leaving) need the phase-by-phase engine; format 1's
+        # additions and assignments have a cheaper one.  Both answer the same questions, so no
+        # question below asks which it is.  (Imported here: the engines read this module's types;
+        # the import goes when the facts leave the data module.)
+        from .additive import Additive
+        from .dynamics import Dynamics
+
+        self.engine: Dynamics | Additive
+        self.dynamics: Dynamics | None = None
+        if scenario.format >= 2:
+            self.engine = self.dynamics = Dynamics(scenario)
+        else:
+            self.engine = Additive(scenario)
+        #: Independent sets with only format 1's features are run by format 1's closed form.
+        self.sets_engine: Dynamics | Additive = self.engine
+        if self.dynamics is not None and self.sets_beyond_closed_form is None:
+            self.sets_engine = Additive(scenario)
 
     def for_scenario(self, scenario: Scenario) -> "LoopFacts":
         """These facts for ``scenario``, the same loop with other intents (:meth:`Scenario.with_intents`)."""
@@ -552,27 +518,33 @@ class LoopFacts:
 
     @cached_property
     def forced_stop(self) -> "Event | None":
-        """The first optional step, left alone, whose ``requires`` fails (a dynamics Event), or None."""
-        if self.dynamics is None:
-            return None
-        stop = self.dynamics.natural.stop
-        return stop if stop is not None and stop.kind == "forced" else None
+        """The first optional step, left alone, whose ``requires`` fails (an engine Event), or None."""
+        return self.engine.forced_stop
 
     @cached_property
     def stop_event(self) -> "Event | None":
-        """How the loop, left alone, stops by itself (a dynamics Event), or None (format 2)."""
-        if self.dynamics is None:
-            return None
-        stop = self.dynamics.natural.stop
-        return stop if stop is not None and stop.kind not in ("forced", "goal") else None
+        """How the loop, left alone, stops by itself (an engine Event), or None."""
+        return self.engine.stop_event
 
     def eliminations_until(self, point: CutPoint | None) -> "list[Elimination]":
-        """Players who left the game at or before a cut point (format 2), in order."""
-        if self.dynamics is None or point is None:
+        """Players who left the game at or before a cut point (UNBOUNDED: ever), in order."""
+        if point is None:
             return []
-        if point.unbounded:
-            return self.dynamics.eliminations_until(UNBOUNDED)
-        return self.dynamics.eliminations_until(self.position(point))
+        return self.engine.eliminations_until(point)
+
+    def losses_at(self, point: CutPoint) -> list[tuple[str, str]]:
+        """FORMAT item 18: who loses, with the effect of their end, when a repetition inside one
+        resolution stops at ``point`` (in turn order from the active player)."""
+        return self.engine.losses_at(self.state_at(point), self.scenario.players, self.scenario.active)
+
+    def repeat_stop(self, player: str) -> CutPoint | None:
+        """Where ``player``, attempting a non-deterministic loop, must stop because the state
+        repeats (MTR 4.4), or None when it never does."""
+        repeat = self.first_repeat
+        if repeat is None:
+            return None
+        own = self.own_point(player, self.engine.repeat_count(repeat))
+        return self.engine.repeat_stop(own, self.next_point(repeat, self.choice_steps(player, unless=False)))
 
     def own_point(self, player: str, number: Count) -> CutPoint:
         """Where ``player`` deviates after ``number`` iterations (their first choice point)."""
@@ -643,121 +615,34 @@ class LoopFacts:
 
     # --- what ------------------------------------------------------------------------------------
 
-    def _iterated(self, name: str, n: Count) -> Value:
-        """The value of ``name`` after ``n`` complete iterations."""
-        start = self._start(name)
-        whole = self._prefix[name][-1]
-        if n == 0:
-            return start
-        if whole.assigns:
-            return whole.apply(start)
-        if whole.delta == 0 or isinstance(start, bool):
-            return start
-        if n is UNBOUNDED:
-            return UNBOUNDED
-        return start + n * whole.delta
-
-    def _start(self, name: str) -> bool | int:
-        """The starting value of a plain value (format 1's closed form knows no other kind)."""
-        start = self.scenario.state[name]
-        assert not isinstance(start, Mapping), f"{name} is a per-player value"
-        return start
-
     def value_at(self, name: str, point: CutPoint) -> "StateValue":
         """The value of ``name`` at a cut point, in closed form."""
-        if self.dynamics is not None:
-            return self.dynamics.state_at(point)[name]
-        return self._prefix[name][point.steps].apply(self._iterated(name, point.iterations))
+        return self.engine.state_at(point)[name]
 
     def state_at(self, point: CutPoint) -> "dict[str, StateValue]":
         """Every tracked value at a cut point."""
-        if self.dynamics is not None:
-            return self.dynamics.state_at(point)
-        return {name: self.value_at(name, point) for name in self.scenario.state}
-
-    @cached_property
-    def net_changes(self) -> dict[str, int]:
-        """Each integer's net change over one iteration, once the loop is under way."""
-        out = {}
-        for name, start in self.scenario.state.items():
-            whole = self._prefix[name][-1]
-            if not isinstance(start, bool):
-                out[name] = 0 if whole.assigns else whole.delta
-        return out
+        return self.engine.state_at(point)
 
     @cached_property
     def state_repeats(self) -> bool:
-        """True when every tracked integer's net change per iteration is zero (docs/DOMAIN.md section 3);
-        in format 2, when the state ever repeats (FORMAT item 9)."""
-        if self.dynamics is not None:
-            return self.first_repeat is not None
-        return not any(self.net_changes.values())
+        """Whether the state ever repeats: every net change per iteration zero (format 1,
+        docs/DOMAIN.md section 3), the composed map fixing the state (format 2, FORMAT item 9)."""
+        return self.engine.state_repeats
 
     @cached_property
     def first_repeat(self) -> CutPoint | None:
-        """The first point where the state equals the state one iteration earlier, or None.
-
-        The state repeats iff every integer's net change per iteration is zero; each value is
-        then periodic from the first iteration on, so the first repeat is at the second or third
-        visit of some point of the loop (docs/DOMAIN.md section 3).  Format 2: FORMAT item 9.
-        """
-        if self.dynamics is not None:
-            return self.dynamics.first_repeat
-        if not self.state_repeats:
-            return None
-        for k in range(self.size):
-            if self.state_at(CutPoint(1, k)) == self.state_at(CutPoint(0, k)):
-                return CutPoint(1, k)
-        return CutPoint(2, 0)
+        """The first point where the state equals the state one cycle earlier, or None."""
+        return self.engine.first_repeat
 
     @cached_property
     def end(self) -> CutPoint | None:
-        """The first point at which ``ends_when`` holds, or None if it never does (format 2:
-        where the loop, left alone, ends by itself: an end, the last player left, a draw by
-        everyone losing at once, a mandatory step's failed requirement)."""
-        if self.dynamics is not None:
-            stop = self.stop_event
-            if stop is None:
-                return None
-            return self.point(stop.position)
-        ends = self.scenario.loop.ends_when
-        if ends is None:
-            return None
-        holds = _holds(ends)
-        start = self._start(ends.value)
-        if holds(start):
-            return CutPoint(0, 0)
-        maps = self._prefix[ends.value]
-        whole = maps[-1]
-        best: int | None = None
-        for k in range(self.size):
-            for n in self._first_n(maps[k], whole, start, ends, holds):
-                pos = n * self.size + k
-                if pos > 0 and (best is None or pos < best):
-                    best = pos
-                break
-        return None if best is None else self.point(best)
+        """Where the loop, left alone, ends by itself (its ``ends_when`` or an ``[[end]]``, the last
+        player left, everyone losing at once, a mandatory step's failed requirement), or None."""
+        return self.engine.end
 
-    @staticmethod
-    def _first_n(prefix: _Affine, whole: _Affine, start: Value, ends: EndsWhen, holds: Callable[[Value], bool]) -> list[int]:
-        """The smallest n >= 0 with ``holds(prefix(whole^n(start)))``, as a 0- or 1-item list."""
-        if holds(prefix.apply(start)):
-            return [0]
-        after_one = prefix.apply(whole.apply(start))
-        if whole.assigns or prefix.assigns or whole.delta == 0:
-            # From one iteration on the value no longer depends on n.
-            return [1] if holds(after_one) else []
-        # Linear: value(n) = after_one + (n - 1) * delta (an integer: only an assignment gives a boolean).
-        assert isinstance(after_one, int)
-        gap = ends.bound - after_one
-        delta = whole.delta
-        if ends.at_most:
-            if delta >= 0:
-                return [1] if after_one <= ends.bound else []
-            return [1 + max(0, -(-gap // delta))] if gap < 0 else [1]
-        if delta <= 0:
-            return [1] if after_one >= ends.bound else []
-        return [1 + max(0, -(-gap // delta))] if gap > 0 else [1]
+    def goal_iterations(self, goal: "Goal") -> int | None:
+        """The first number of complete iterations after which ``goal`` holds, or None (never)."""
+        return self.engine.goal_iterations(goal)
 
     # --- independent sets ----------------------------------------------------------------------
 
@@ -808,139 +693,41 @@ class LoopFacts:
             out[p] = n if n is UNBOUNDED else n + extra
         return out
 
-    def _phases(self, counts: Mapping[str, Count]) -> Iterator[tuple[int, tuple[int, ...], Count]]:
-        """The side-by-side run of independent sets, phase by phase: (steps running, repetitions)."""
-        finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
-        bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
-        owners = self.set_of_step
-        done = 0
-        for bound in bounds:
-            running = tuple(i for i, o in enumerate(owners) if o is None or _reaches(counts.get(o, 0), bound))
-            reps: Count = UNBOUNDED if bound is UNBOUNDED else bound - done
-            yield done, running, reps
-            if bound is not UNBOUNDED:
-                done = bound
-
     @property
     def sets_by_engine(self) -> bool:
         """Whether independent sets with their own counts are run by the format 2 engine."""
-        return self.dynamics is not None and self.sets_beyond_closed_form is not None
+        return self.sets_engine is self.dynamics
 
     def sets_run(self, counts: Mapping[str, Count]) -> "Run":
         """The format 2 engine's run of independent sets, each its own number of times (a
         dynamics Run: its stop, who left, the state), side by side as in format 1."""
         assert self.dynamics is not None
-        finite = [c for c in counts.values() if c is not UNBOUNDED]
-        limit: Count = UNBOUNDED if len(finite) < len(counts) else max(finite, default=0) * self.size
-        run = self.dynamics.run(limit, counts=counts)
-        if run.stop is not None and run.stop.kind == "forced":
-            from .dynamics import EngineLimit
-
-            raise EngineLimit(
-                f"an optional step's requirement fails while the independent sets run their own numbers "
-                f"({run.stop.effect}), and no reading for a set stopped that way is built"
-            )
-        return run
+        return self.dynamics.sets_run(counts)
 
     def end_with_counts(self, counts: Mapping[str, Count]) -> "tuple[dict[str, Count], dict[str, StateValue]] | None":
-        """Where ``ends_when`` first holds while independent sets run their own counts, if it does.
+        """Where the loop first stops by itself while independent sets run their own counts, if it
+        does: (counts performed by then, state then).
 
-        Returns (counts performed by then, state then), or None.  Closed form, phase by phase:
-        within a phase the running steps repeat like a smaller loop.  In format 2 (the engine):
-        where the loop first stops by itself (an end, the last player left, a draw, a failed
-        mandatory requirement).
+        A set that had stopped keeps its count; a set still running counts the iteration of the
+        stop once its player's first choice point has had its turn (as at a single cut,
+        :meth:`counts_at`).
         """
-        if self.sets_by_engine:
-            stop = self.sets_run(counts).stop
-            if stop is None:
-                return None
-            n, k = divmod(stop.position, self.size)
-            reached: dict[str, Count] = {}
-            for p, c in counts.items():
-                if c is not UNBOUNDED and c * self.size <= stop.position:
-                    reached[p] = c
-                else:
-                    first = self.first_choice(p)
-                    reached[p] = n + (1 if first is not None and first < k else 0)
-            return reached, dict(stop.state) if stop.state is not None else self.sets_run(counts).state
-        ends = self.scenario.loop.ends_when
-        if ends is None:
+        hit = self.sets_engine.sets_end(counts)
+        if hit is None:
             return None
-        holds = _holds(ends)
-        value: Value = self._start(ends.value)
-        steps = self.scenario.steps
-        for done, running, reps in self._phases(counts):
-            if reps == 0 or not running:
-                continue
-            maps = [_Affine()]
-            for i in running:
-                maps.append(maps[-1].then(_step_map(steps[i], ends.value)))
-            best = None
-            for k in range(1, len(running) + 1):
-                for n in self._first_n(maps[k], maps[-1], value, ends, holds):
-                    if (reps is UNBOUNDED or n < reps) and (best is None or (n, k) < best):
-                        best = (n, k)
-            if best is not None:
-                n, k = best
-                # Steps 0 .. running[k - 1] of iteration done + n have had their turn.  As at a
-                # single cut (counts_at), a set still running counts that iteration once its
-                # player's first choice point is among them; a set that has stopped keeps its count.
-                reached_step = running[k - 1] + 1
-                reached = {}
-                for p, c in counts.items():
-                    first = self.first_choice(p)
-                    extra = 1 if first is not None and first < reached_step else 0
-                    reached[p] = c if (c is not UNBOUNDED and c <= done) else done + n + extra
-                state: dict[str, StateValue] = {}
-                for name in self.scenario.state:
-                    m = _Affine()
-                    for i in running[:k]:
-                        m = m.then(_step_map(steps[i], name))
-                    state[name] = m.apply(self._phase_value(name, counts, done + n))
-                return reached, state
-            value = _power(maps[-1], reps, value)
-        return None
-
-    def _phase_value(self, name: str, counts: Mapping[str, Count], upto: int) -> Value:
-        """The value of ``name`` after the sets have run side by side for ``upto`` iterations."""
-        capped = {p: (upto if c is UNBOUNDED or c > upto else c) for p, c in counts.items()}
-        value = self.state_with_counts(capped)[name]
-        assert not isinstance(value, (Huge, Mapping)), "format 1's closed form has plain values only"
-        return value
+        n, k, state = hit
+        reached: dict[str, Count] = {}
+        for p, c in counts.items():
+            if c is not UNBOUNDED and c <= n:
+                reached[p] = c
+            else:
+                first = self.first_choice(p)
+                reached[p] = n + (1 if first is not None and first < k else 0)
+        return reached, state
 
     def state_with_counts(self, counts: Mapping[str, Count]) -> "dict[str, StateValue]":
-        """The state when each independent set has run its own number of times.
-
-        The sets are taken to run side by side, each stopping after its own count: phase by
-        phase, the steps of the sets still running are repeated, one closed-form map a phase.
-        """
-        if self.sets_by_engine:
-            assert self.dynamics is not None
-            run = self.sets_run(counts)
-            if run.forever:
-                return self.dynamics.unbounded_state(run)
-            return dict(run.state)
-        finite = sorted({c for c in counts.values() if c is not UNBOUNDED})
-        bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
-        result: dict[str, StateValue] = {}
-        owners = self.set_of_step
-        for name in self.scenario.state:
-            value: Value = self._start(name)
-            done = 0
-            for bound in bounds:
-                running = [
-                    s for s, o in zip(self.scenario.steps, owners)
-                    if o is None or _reaches(counts.get(o, 0), bound)
-                ]
-                whole = _Affine()
-                for s in running:
-                    whole = whole.then(_step_map(s, name))
-                reps: Count = UNBOUNDED if bound is UNBOUNDED else bound - done
-                value = _power(whole, reps, value)
-                if bound is not UNBOUNDED:
-                    done = bound
-            result[name] = value
-        return result
+        """The state when each independent set has run its own number of times, side by side."""
+        return self.sets_engine.state_with_counts(counts)
 
 
 def set_owners(steps: tuple[Step, ...]) -> tuple[str | None, ...]:
@@ -956,34 +743,3 @@ def set_owners(steps: tuple[Step, ...]) -> tuple[str | None, ...]:
         else:
             last = owner
     return tuple(owners)
-
-
-def _holds(ends: EndsWhen) -> Callable[[Value], bool]:
-    """Whether a plain value meets ``ends_when``'s bound (an unbounded value never does)."""
-
-    def holds(value: Value) -> bool:
-        if isinstance(value, Unbounded):
-            return False
-        return value <= ends.bound if ends.at_most else value >= ends.bound
-
-    return holds
-
-
-def _reaches(count: Count, bound: Count) -> bool:
-    """True when a set with ``count`` repetitions is still running in the phase up to ``bound``."""
-    if count is UNBOUNDED:
-        return True
-    return bound is not UNBOUNDED and count >= bound
-
-
-def _power(whole: _Affine, reps: Count, value: Value) -> Value:
-    """``whole`` applied ``reps`` times to ``value``, in closed form."""
-    if reps == 0:
-        return value
-    if whole.assigns:
-        return whole.apply(value)
-    if whole.delta == 0 or value is UNBOUNDED or isinstance(value, bool):
-        return value
-    if reps is UNBOUNDED:
-        return UNBOUNDED
-    return value + reps * whole.delta

@@ -14,6 +14,7 @@ import pytest
 
 from conftest import scenario
 from loopcompare.rulesets import UNBOUNDED, CutPoint
+from loopcompare.rulesets import additive as additive_module
 from loopcompare.rulesets import dynamics as dynamics_module
 from loopcompare.rulesets import scenario as scenario_module
 from loopcompare.rulesets.scenario import Goal
@@ -21,8 +22,8 @@ from loopcompare.rulesets.scenario import Goal
 #: Every dataclass of the scenario model, and the engine's value types.
 MODEL = [getattr(scenario_module, name) for name in (
     "Unless", "Step", "Target", "EndsLoop", "Limits", "End", "EndsWhen", "LoopFlags", "Breaker",
-    "Goal", "Intent", "CutPoint", "Scenario", "_Affine",
-)] + [getattr(dynamics_module, name) for name in ("Affine", "Event", "Elimination")]
+    "Goal", "Intent", "CutPoint", "Scenario",
+)] + [getattr(dynamics_module, name) for name in ("Affine", "Event", "Elimination")] + [additive_module._Affine]
 
 
 def test_the_list_covers_every_dataclass_of_the_scenario_model():

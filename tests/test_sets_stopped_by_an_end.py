@@ -87,10 +87,11 @@ def test_no_end_before_the_sets_run_out_is_none():
 
 
 def test_an_ends_when_bound_is_met_by_reaching_it_and_never_by_an_unbounded_value():
-    # Format 1's ``ends_when`` check (rulesets/scenario.py ``_holds``): inclusive at the bound,
+    # Format 1's ``ends_when`` check (rulesets/additive.py ``_holds``): inclusive at the bound,
     # either direction, and an unbounded value (the "never" of an arbitrarily large count) meets
     # no bound at all, not even "at least".
-    from loopcompare.rulesets.scenario import EndsWhen, _holds
+    from loopcompare.rulesets.additive import _holds
+    from loopcompare.rulesets.scenario import EndsWhen
 
     at_most, at_least = _holds(EndsWhen("x", 0, True)), _holds(EndsWhen("x", 0, False))
     assert at_most(0) and at_most(-1) and not at_most(1)
