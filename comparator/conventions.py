@@ -66,7 +66,7 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
     "": (
         ("loopcompare compare flying-relents", "settle a built-in loop under the four main rulesets"),
         ("loopcompare compare my-loop.toml -r all -o report.html", "every era, as an HTML page"),
-        ("loopcompare new my-loop --kind multiplayer-drain", "start a scenario file of your own"),
+        ("loopcompare new my-drain --kind multiplayer-drain", "start a scenario file of your own"),
         ("loopcompare COMMAND --help", "the options and examples of one command"),
     ),
     "compare": (
@@ -143,9 +143,22 @@ def _store(key: str) -> Any:
     return callback
 
 
+def _fish_completion() -> None:
+    """fish's completion script, with one change to click's: a completion is split at its first
+    comma only (click's splits at every comma, so ``-r cr-2004,mtr-c`` offered nothing)."""
+    from click.shell_completion import FishComplete, add_completion_class
+
+    class Fish(FishComplete):
+        source_template = FishComplete.source_template.replace('(string split "," $completion)', '(string split -m 1 "," -- $completion)')
+
+    add_completion_class(Fish)
+
+
 def install(group: click.Group) -> None:
     """Examples at the end of every command's help; ``--color``, ``--no-pager`` and ``-v`` on the
-    commands that show a screen view (``--color`` on ``check`` too)."""
+    commands that show a screen view (``--color`` on ``check`` too); fish's completion script."""
+    if os.environ.get("_LOOPCOMPARE_COMPLETE", "").startswith("fish"):
+        _fish_completion()
     group.epilog = examples_text("")
     for name, command in group.commands.items():
         if command.epilog is None:
