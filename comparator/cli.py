@@ -341,9 +341,10 @@ def plugin_timeout_option(command: Decorated) -> Decorated:
 def main(ctx: click.Context) -> None:
     """Settle Magic: The Gathering loops under every era's rules, side by side.
 
-    A scenario is a TOML file describing one loop (see the README, "Scenario files"), the
-    name of a built-in scenario (see 'loopcompare scenarios'), or - for standard input.
-    Colour (on a terminal) is off when NO_COLOR is set.
+    A scenario is a TOML file describing one loop (see docs/SCENARIOS.md; 'loopcompare new'
+    writes one), the name of a built-in scenario (see 'loopcompare scenarios'), or - for
+    standard input.  On a terminal the reports are shown for the screen; piped, or with -f md,
+    they are markdown.
     """
     _colour(ctx)
 

@@ -124,13 +124,12 @@ COLOUR_COMMANDS = (*SCREEN_COMMANDS, "check")
 
 
 def examples_text(name: str) -> str:
-    """The examples section of a command's help (click keeps a paragraph after ``\\b`` as written)."""
+    """The examples section of a command's help, as gh writes it (click keeps a paragraph after
+    ``\\b`` as written)."""
     rows = EXAMPLES.get(name, ())
     if not rows:
         return ""
-    width = max(len(cmd) for cmd, _ in rows)
-    lines = [f"  {cmd:<{width}}  # {what}" if len(cmd) <= 48 else f"  {cmd}\n  {'':<{min(width, 48)}}  # {what}" for cmd, what in rows]
-    return "Examples:\n\n\b\n" + "\n".join(lines)
+    return "Examples:\n\n\b\n" + "\n".join(f"  # {what}\n  $ {cmd}" for cmd, what in rows)
 
 
 def _store(key: str) -> Any:
