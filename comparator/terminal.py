@@ -42,6 +42,8 @@ GAP = "  "
 
 def width_of(text: str) -> int:
     """Columns ``text`` takes on a terminal (wide East Asian characters take two, combining marks none)."""
+    if text.isascii():
+        return len(text)
     total = 0
     for ch in text:
         if unicodedata.combining(ch):
@@ -64,6 +66,7 @@ class Span:
 
 _LINK = re.compile(r"\[((?:\\.|[^\]\\])*)\]\(([^)\s]*)\)")
 _TAG = re.compile(r"</?a\b[^>]*>|<br\s*/?>")
+_SPECIAL = re.compile(r"\\.?|\*\*|[*`\[]")
 
 
 def spans(markdown: str) -> list[Span]:
@@ -74,9 +77,11 @@ def spans(markdown: str) -> list[Span]:
     ``<br>``/``<a id>`` tags (a break becomes a space here; tables split cells on it first).
     """
     text = _TAG.sub(" ", markdown)
+    if not _SPECIAL.search(text):  # most cells and lines: plain text
+        return [Span(visible(text))] if text else []
     out: list[Span] = []
     buf: list[str] = []
-    bold = em = code = False
+    bold = em = False
 
     def flush() -> None:
         if buf:
@@ -85,46 +90,39 @@ def spans(markdown: str) -> list[Span]:
 
     i = 0
     while i < len(text):
-        ch = text[i]
-        if code:
-            if ch == "`":
-                flush()
-                code = False
-            else:
-                buf.append(ch)
-            i += 1
-            continue
-        if ch == "\\" and i + 1 < len(text):
-            buf.append(text[i + 1])
-            i += 2
-            continue
-        if ch == "`":
+        m = _SPECIAL.search(text, i)
+        if m is None:
+            buf.append(text[i:])
+            break
+        buf.append(text[i : m.start()])
+        token = m.group()
+        i = m.end()
+        if token.startswith("\\"):
+            buf.append(token[1:] or "\\")
+        elif token == "`":
+            end = text.find("`", i)
+            end = len(text) if end < 0 else end
             flush()
-            code = True
-            i += 1
-            continue
-        if text.startswith("**", i):
+            buf.append(text[i:end])
+            flush()
+            i = end + 1
+        elif token == "**":
             flush()
             bold = not bold
-            i += 2
-            continue
-        if ch == "*":
+        elif token == "*":
             flush()
             em = not em
-            i += 1
-            continue
-        if ch == "[":
-            m = _LINK.match(text, i)
-            if m:
-                flush()
-                label = "".join(s.text for s in spans(m.group(1)))
-                target = m.group(2)
-                shown = label if not target or target.startswith("#") or "://" not in target else f"{label} ({target})"
-                out.append(Span(shown, bold=bold, em=em))
-                i = m.end()
+        else:  # "[": a link, or a bracket
+            link = _LINK.match(text, m.start())
+            if link is None:
+                buf.append(token)
                 continue
-        buf.append(ch)
-        i += 1
+            flush()
+            label = "".join(s.text for s in spans(link.group(1)))
+            target = link.group(2)
+            shown = label if not target or target.startswith("#") or "://" not in target else f"{label} ({target})"
+            out.append(Span(shown, bold=bold, em=em))
+            i = link.end()
     flush()
     return [Span(visible(s.text), s.bold, s.em) for s in out if s.text]
 
@@ -261,23 +259,21 @@ def _line_width(line: Sequence[Word]) -> int:
 # --- tables ------------------------------------------------------------------------------------------
 
 
+_CELL_TOKEN = re.compile(r"\\.?|[^|\\]+|\|")
+
+
 def _cells(row: str) -> list[str]:
     """The cells of a pipe-table row (a ``|`` escaped with a backslash stays in its cell)."""
     body = row.strip()
     body = body[1:] if body.startswith("|") else body
     body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-    cells, cur, i = [], [], 0
-    while i < len(body):
-        if body[i] == "\\" and i + 1 < len(body):
-            cur.append(body[i : i + 2])
-            i += 2
-            continue
-        if body[i] == "|":
+    cells, cur = [], []
+    for token in _CELL_TOKEN.findall(body):
+        if token == "|":
             cells.append("".join(cur).strip())
             cur = []
         else:
-            cur.append(body[i])
-        i += 1
+            cur.append(token)
     cells.append("".join(cur).strip())
     return cells
 
