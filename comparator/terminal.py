@@ -267,7 +267,8 @@ def _cells(row: str) -> list[str]:
     body = row.strip()
     body = body[1:] if body.startswith("|") else body
     body = body[:-1] if body.endswith("|") and not body.endswith("\\|") else body
-    cells, cur = [], []
+    cells: list[str] = []
+    cur: list[str] = []
     for token in _CELL_TOKEN.findall(body):
         if token == "|":
             cells.append("".join(cur).strip())
