@@ -109,6 +109,24 @@ def test_the_readme_commands_for_your_own_loop_run(tmp_path, monkeypatch):
     assert ran == 5 and (tmp_path / "my-loop.html").exists() and "[expect.cr-2024]" in (tmp_path / "my-loop.toml").read_text(encoding="utf-8")
 
 
+def test_the_guides_console_sessions_run_as_shown(tmp_path, monkeypatch):
+    """The console blocks the guide writes by hand (not generated) run, in order, in an empty
+    folder, and print what the guide shows."""
+    generate = _generator()
+    guide = generate.BLOCK.sub("", (DOCS / "GUIDE.md").read_text(encoding="utf-8"))
+    sessions = re.findall(r"```console\n(.*?)```", guide, re.S)
+    assert sessions
+    monkeypatch.chdir(tmp_path)
+    for session in sessions:
+        for chunk in re.split(r"^\$ ", session, flags=re.M)[1:]:
+            command, _, shown = chunk.partition("\n")
+            words = command.split()
+            assert words[0] == "loopcompare"
+            result = CliRunner().invoke(main, words[1:])
+            assert result.exit_code == 0, (command, result.output)
+            assert result.stdout == shown, command
+
+
 def test_the_setup_commands_are_those_ci_runs():
     setup = re.search(r"## Set-up: two commands.*?```sh\n(.*?)```", README, re.S)
     assert setup
