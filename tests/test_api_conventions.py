@@ -66,3 +66,16 @@ def test_help_is_short_and_shows_the_functions():
     assert "dataclass" not in text.lower() and "__init__(self" not in text
     for name in loopcompare.PUBLIC:
         assert hasattr(loopcompare, name)
+
+
+def test_the_loop_report_fixture_takes_one_key(tmp_path):
+    import subprocess
+    import sys
+
+    (tmp_path / "test_pin.py").write_text("def test_pin(loop_report):\n    loop_report('flying', rulesets='CR-2024')\n", encoding="utf-8")
+    (tmp_path / "test_pin").mkdir()
+    golden = loopcompare.render(loopcompare.compare("flying", "cr-2024"), "md")
+    (tmp_path / "test_pin" / "test_pin.md").write_text(golden, encoding="utf-8")
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
