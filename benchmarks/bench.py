@@ -10,7 +10,7 @@ Prints:
 * the atlas's size, time and throughput, on one process and on two, for each space;
 * the time to render the whole gallery.
 
-Figures vary by machine; the README records one run.  Nothing here is a pass/fail test.
+Figures vary by machine; docs/DEVELOPING.md records one run.  Nothing here is a pass/fail test.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ the last word, the final state and the number of iterations.  Each class keeps i
 smallest example (fewest players, then fewest steps, then enumeration order), so memory stays
 flat however large the space: outcomes are streamed, never collected.
 
-How the space is bounded (the README repeats this):
+How the space is bounded (docs/ATLAS.md repeats this):
 
 * 2 to 4 players, in turn order, the first one active;
 * any subset of players controls one optional step each, in every order; with two or more, the

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 import click
 
 from .controls import visible
+from .conventions import Commands, FormatChoice, colour_context, complete_paths, emit_screen, install, split_keys
 
 if TYPE_CHECKING:  # imported where used, so that start-up stays quick
     from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
@@ -90,7 +91,7 @@ def _rulesets(keys: Sequence[str]) -> tuple[Ruleset, ...]:
     from loopcompare.rulesets.registry import UnknownRuleset
 
     try:
-        return _registry().select(keys)
+        return _registry().select(split_keys(keys))
     except UnknownRuleset as exc:
         raise InputError(str(exc)) from None
 
@@ -130,25 +131,22 @@ def _format(fmt: str | None, output: str | None) -> str:
 
 
 def _colour(ctx: click.Context) -> None:
-    """No colour when NO_COLOR is set to anything but the empty string (https://no-color.org)."""
-    if os.environ.get("NO_COLOR", ""):
-        ctx.color = False
+    """No colour when NO_COLOR is set to anything but the empty string (https://no-color.org);
+    colour when FORCE_COLOR is (see :func:`comparator.conventions.colour_context`)."""
+    colour_context(ctx)
 
 
 def _complete_paths(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Shell completion for PATH: built-in scenario names, then files and folders."""
-    from click.shell_completion import CompletionItem
-
-    from .library import names
-
-    return [CompletionItem(n) for n in names() if n.startswith(incomplete)] + [CompletionItem(incomplete, type="file")]
+    return complete_paths(incomplete)
 
 
 def _complete_rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[str]:
-    """Shell completion for -r: ruleset keys, their aliases and 'all'."""
+    """Shell completion for -r: ruleset keys, their aliases and 'all' (after a comma, the next key)."""
     reg = _registry()
+    done, comma, last = incomplete.rpartition(",")
     words = ["all", *reg.keys(), *(a for r in reg.rulesets for a in r.aliases)]
-    return [w for w in dict.fromkeys(words) if w.startswith(incomplete)]
+    return [done + comma + w for w in dict.fromkeys(words) if w.startswith(last.lower())]
 
 
 def write_atomic(path: Path, text: str) -> None:
@@ -307,6 +305,8 @@ def render(comparisons: Sequence[Comparison], fmt: str, **options: Unpack[Report
 
 def _emit(text: str, output: str | None) -> None:
     if output is None or output == "-":
+        if output is None and emit_screen(text):  # a terminal: the screen view
+            return
         _write_stdout(text)
     else:
         try:
@@ -335,15 +335,16 @@ def plugin_timeout_option(command: Decorated) -> Decorated:
     )(command)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and exit.")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Settle Magic: The Gathering loops under every era's rules, side by side.
 
-    A scenario is a TOML file describing one loop (see the README, "Scenario files"), the
-    name of a built-in scenario (see 'loopcompare scenarios'), or - for standard input.
-    Colour (on a terminal) is off when NO_COLOR is set.
+    A scenario is a TOML file describing one loop (see docs/SCENARIOS.md; 'loopcompare new'
+    writes one), the name of a built-in scenario (see 'loopcompare scenarios'), or - for
+    standard input.  On a terminal the reports are shown for the screen; piped, or with -f md,
+    they are markdown.
     """
     _colour(ctx)
 
@@ -351,7 +352,7 @@ def main(ctx: click.Context) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
+@click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
 @click.option("--as-of", "as_of", metavar="DATE", help="Compare under the rules in force on DATE (YYYY-MM-DD, from 1998-03-31): the CR, and the MTR where one existed.")
@@ -398,12 +399,19 @@ def compare(
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
+@click.option("--fill", is_flag=True, help="Write each file's [expect] blocks from today's outcomes (replacing those it has); the file is checked before it is written.")
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="With --fill: the rulesets to pin (default: those the file expects already, else the four mission rulesets).")
 @plugin_timeout_option
-def check(paths: tuple[str, ...]) -> None:
+def check(paths: tuple[str, ...], fill: bool, keys: tuple[str, ...]) -> None:
     """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
     from .compare import check as run_check
     from .compare import compare as run
 
+    if keys and not fill:
+        raise InputError("-r: goes with --fill (a check checks the rulesets each file expects)")
+    if fill:
+        _fill(paths, keys)
+        return
     reg = _registry()
     failed = checked = 0
     for sf in _scenarios(paths):
@@ -429,6 +437,37 @@ def check(paths: tuple[str, ...]) -> None:
         sys.exit(1)
 
 
+def _fill(paths: Sequence[str], keys: Sequence[str]) -> None:
+    """``check --fill``: each file's [expect] blocks written from today's outcomes, every file
+    checked before any is written (all or nothing)."""
+    from .compare import check as run_check
+    from .compare import compare as run
+    from .fill import filled
+    from .loader import ScenarioError, parse_bytes
+
+    files = [f for p in paths for f in (sorted(_input_files(p)) if Path(p).exists() else [])]
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:
+        raise InputError(f"{missing[0]}: --fill writes scenario files; give files or folders (not a built-in name or -)")
+    writes: list[tuple[Path, str, int]] = []
+    for path in files:
+        (sf,) = _scenarios([str(path)])
+        chosen = _rulesets(keys) if keys else _rulesets(list(sf.expect)) if sf.expect else _rulesets(())
+        comparison = run(sf, chosen)
+        text = filled(path.read_text(encoding="utf-8"), comparison.outcomes, [r.key for r in chosen], sf.scenario.format)
+        try:
+            again = parse_bytes(text.encode("utf-8"), sf.file, sf.id, file=sf.file)
+        except ScenarioError as exc:
+            raise InputError(f"{path}: the filled file would not load ({exc}); nothing was written") from None
+        problems = run_check(run(again, chosen))
+        if problems:
+            raise InputError(f"{path}: the filled file would not pass its check ({problems[0]}); nothing was written")
+        writes.append((path, text, len(chosen)))
+    for path, text, count in writes:
+        _emit(text, str(path))
+        _say(f"filled {path}: [expect] blocks for {count} rulesets")
+
+
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("--strict", is_flag=True, help="Treat warnings (probable mistakes) as errors.")
@@ -452,7 +491,8 @@ def validate(paths: tuple[str, ...], strict: bool) -> None:
 
 @main.command("rulesets")
 @click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
-def list_rulesets(diff_key: str | None) -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (key, name, aliases, periods, rules, source).")
+def list_rulesets(diff_key: str | None, as_json: bool) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
     from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, start_in_words
 
@@ -469,15 +509,19 @@ def list_rulesets(diff_key: str | None) -> None:
             raise InputError(str(exc)) from None
         _say(ruleset_diff(reg.rulesets, ruleset), nl=False)
         return
+    if as_json:
+        from .listing import rulesets_json
+
+        _emit(rulesets_json(reg.rulesets), None)
+        return
     rows = []
     for r in _registry().rulesets:
         rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
         rows.append([r.key, r.name, start_in_words(r), end_in_words(r) or in_force_today(r), rules, r.citation])
-    _say(md_table(["key", "name", "in force from", "to", "rules", "source"], rows))
-    click.echo("")
-    for line in lines(reg.rulesets):
-        _say("line: " + " -> ".join(r.key for r in line))
-    click.echo(f"the CR's loop rule, by number: {numbers_in_words()}")
+    text = [md_table(["key", "name", "in force from", "to", "rules", "source"], rows), ""]
+    text += ["line: " + " -> ".join(r.key for r in line) for line in lines(reg.rulesets)]
+    text.append(f"the CR's loop rule, by number: {numbers_in_words()}")
+    _emit(visible("\n".join(text) + "\n"), None)
 
 
 @main.command()
@@ -530,69 +574,42 @@ def schema() -> None:
     click.echo(resources.files("loopcompare.comparator").joinpath("schema", "scenario.schema.json").read_text(encoding="utf-8"), nl=False)
 
 
-STARTER = """\
-# A loopcompare scenario (format 1): one loop, described once, settled under every era's rules.
-# Check it with: loopcompare validate {file}    Compare with: loopcompare compare {file}
-# Every key is documented in the README ("Scenario files"); unknown keys are errors.
-
-format = 1
-title = "{title}"
-description = "What happens, in words a reader understands without the rules open."
-source = "Where the case comes from (a rule's example, a ruling, an article)."
-tags = ["two players"]
-
-players = ["Alice", "Bob"]      # in turn order
-active = "Alice"                # whose turn it is (default: the first player)
-
-[state]                         # the values the loop changes: booleans and integers
-flying = false
-
-[[step]]                        # one iteration of the loop, step by step
-by = "Alice"
-does = "activates '{{0}}: This creature gains flying'"
-optional = true                 # she may stop doing it (default false: a trigger)
-set = {{ flying = true }}
-
-[[step]]
-by = "Bob"
-does = "activates '{{0}}: Target creature loses flying'"
-optional = true
-set = {{ flying = false }}
-
-[intent]                        # "never" (the default), a number of iterations, or {{ after, step }}
-Alice = "never"
-Bob = 3
-
-# [expect.cr-2024]              # outcomes you expect, checked by: loopcompare check {file}
-# result = "shortcut"
-"""
-
-
 @main.command()
 @click.argument("name")
+@click.option("-k", "--kind", type=click.Choice(("two-players", "one-player", "multiplayer-drain", "across-turns"), case_sensitive=False), default="two-players", show_default=True, help="The kind of loop the starter shows.")
+@click.option("--format", "scenario_format", type=click.IntRange(1, 2), metavar="1|2", help="The scenario format (default: the kind's first, 1 but for multiplayer-drain).")
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
-def new(name: str, force: bool) -> None:
+def new(name: str, kind: str, scenario_format: int | None, force: bool) -> None:
     """Write a commented starter scenario NAME.toml (or NAME, if it ends in .toml) that validates."""
+    from .starter import StarterError, starter
+
     target = Path(name if name.endswith(".toml") else f"{name}.toml")
     if target.exists() and not force:
         raise InputError(f"{target}: already exists; use --force to overwrite it")
     title = target.stem.replace("-", " ").replace("_", " ").strip() or "A loop"
-    text = STARTER.format(file=target.name, title=title.replace("\\", "").replace('"', "'"))
+    try:
+        text = starter(kind, scenario_format, title=title.replace("\\", "").replace('"', "'"), file=target.name)
+    except StarterError as exc:
+        raise InputError(str(exc)) from None
     _emit(text, str(target))
     _say(f"wrote {target}; check it with: loopcompare validate {target}")
 
 
 @main.command()
-def scenarios() -> None:
+@click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (name, title, tags, format).")
+def scenarios(as_json: bool) -> None:
     """List the built-in scenarios (usable wherever a PATH is)."""
     from .library import load_builtin, names
     from .render import md_table
 
-    rows = []
-    for name in names():
-        sf = load_builtin(name)
-        rows.append([name, sf.scenario.title, ", ".join(sf.scenario.tags)])
-    click.echo(md_table(["name", "title", "tags"], rows))
+    found = [load_builtin(name) for name in names()]
+    if as_json:
+        from .listing import scenarios_json
+
+        _emit(scenarios_json(found), None)
+        return
+    rows = [[sf.id, sf.scenario.title, ", ".join(sf.scenario.tags)] for sf in found]
+    _emit(md_table(["name", "title", "tags"], rows) + "\n", None)
 
 
 def render_timelines(timelines: Sequence[Timeline], fmt: str) -> str:
@@ -606,7 +623,7 @@ def render_timelines(timelines: Sequence[Timeline], fmt: str) -> str:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
+@click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 @plugin_timeout_option
 def timeline(paths: tuple[str, ...], fmt: str | None, output: str | None) -> None:
@@ -655,13 +672,13 @@ def build_atlas(rulesets: Sequence[Ruleset], jobs: int | None, progress: bool = 
 
 @main.command()
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
+@click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
 @click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
 @click.option(
     "--space",
-    type=click.Choice(("format1", "full")),
+    type=click.Choice(("format1", "full"), case_sensitive=False),
     default="full",
     show_default=True,
     help="The loops enumerated: 'full' adds format 2's events, choices in mandatory steps, side benefits, requirements and resolutions to 'format1' (the gallery's).",
@@ -698,7 +715,7 @@ def _examples_folder(name: str) -> Path:
 
 
 @main.command()
-@click.option("-f", "--format", "fmt", type=click.Choice(FORMATS), help="Report format (default: from -o's extension, else md).")
+@click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
 def history(fmt: str | None, output: str | None, jobs: int | None) -> None:
@@ -846,6 +863,8 @@ def _refuse_foreign_folder(root: Path) -> None:
         "so its files could be overwritten; choose a new or empty folder, or use --force"
     )
 
+
+install(main)  # examples in every --help; --color, --no-pager, -v (comparator/conventions.py)
 
 if __name__ == "__main__":  # pragma: no cover
     main()

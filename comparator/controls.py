@@ -6,7 +6,7 @@ browser *obeys* instead of showing: C0 and C1 control characters (``ESC [2J`` cl
 own), and the bidirectional formatting characters (U+202E makes a title read backwards).  HTML
 forbids control characters and noncharacters outright.
 
-The policy (README, "Control characters"): such text is loaded as it is and neutralised at one
+The policy (docs/CLI.md, "Control characters"): such text is loaded as it is and neutralised at one
 boundary, where it leaves the program.  Every markdown and HTML document and every message shows
 each of these characters as a visible code (:func:`visible`: ``\\x1b``, ``U+202E``); every JSON
 document keeps the data exact but writes them as ``\\u`` escapes (:func:`json_escaped`).  Line

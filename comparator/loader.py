@@ -35,7 +35,7 @@ from loopcompare.rulesets.scenario import End, EndsLoop, Goal, Limits, Target
 
 from .controls import visible
 
-#: Bounds that keep loading and settling cheap whatever the input (see README, "Limits").
+#: Bounds that keep loading and settling cheap whatever the input (see docs/SCENARIOS.md, "Limits").
 MAX_BYTES = 1 << 20
 MAX_STEPS = 256
 MAX_PLAYERS = 64

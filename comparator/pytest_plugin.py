@@ -30,7 +30,7 @@ class LoopReport(Protocol):
     def __call__(
         self,
         scenario: str | PathLike[str],
-        rulesets: Iterable[str] = (),
+        rulesets: str | Iterable[str] = (),
         fmt: str = "md",
         basename: str | None = None,
     ) -> Comparison: ...
@@ -41,17 +41,18 @@ def loop_report(request: pytest.FixtureRequest) -> LoopReport:
     """``loop_report(scenario, rulesets=(), fmt="md", basename=None)``: check a rendered report.
 
     ``scenario`` is a path (relative paths are taken from the test file's folder) or a built-in
-    scenario's name; ``rulesets`` are keys or aliases (default: the four mission rulesets).
+    scenario's name; ``rulesets`` is one key or alias (``"cr-2024"``, ``"cr-2008,cr-2024"``) or
+    several (default: the four mission rulesets).
     Returns the :class:`comparator.compare.Comparison`, for further assertions.
     """
     from loopcompare.comparator.compare import compare
     from loopcompare.comparator.library import resolve
     from loopcompare.comparator.render import report
-    from loopcompare.rulesets import registry
+    from loopcompare.comparator.api import rulesets as named
 
     def check(
         scenario: str | PathLike[str],
-        rulesets: Iterable[str] = (),
+        rulesets: str | Iterable[str] = (),
         fmt: str = "md",
         basename: str | None = None,
     ) -> Comparison:
@@ -59,7 +60,7 @@ def loop_report(request: pytest.FixtureRequest) -> LoopReport:
         if not path.is_absolute() and (request.path.parent / path).exists():
             path = request.path.parent / path
         (scenario_file,) = resolve(str(path) if path.exists() else str(scenario))
-        comparison = compare(scenario_file, registry().select(list(rulesets)))
+        comparison = compare(scenario_file, named(*([rulesets] if isinstance(rulesets, str) else rulesets)))
         text = report([comparison], fmt)
         file_regression = request.getfixturevalue("file_regression")
         file_regression.check(text, extension=f".{fmt}", basename=basename, newline="\n", encoding="utf-8")

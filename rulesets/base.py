@@ -980,7 +980,7 @@ class Ruleset:
     ) -> Decision:
         """Independent sets, each run its own number of times, in a loop that may end by itself.
 
-        No text says how separate sets of actions interleave; the readings taken (README, "The
+        No text says how separate sets of actions interleave; the readings taken (docs/RULESETS.md, "The
         rulesets") are:
 
         * the sets run side by side, iteration by iteration, each step in its place in the loop,

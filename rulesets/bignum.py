@@ -6,7 +6,7 @@ the value as the exact expression :class:`Huge` and writes it, in JSON and repor
 ``"3*2^(10^100)"``.  Only values with more than :data:`MAX_DIGITS` digits take this form; smaller
 ones are plain Python integers.
 
-The written grammar (documented in the README): ``C*M^(E)``, with ``C*`` left out when C = 1
+The written grammar (documented in docs/SCENARIOS.md): ``C*M^(E)``, with ``C*`` left out when C = 1
 (``-`` alone when C = -1), then ``+D`` or ``-D`` when D != 0, the whole written ``(...)/K`` when
 K > 1.  C, D and K share no common factor; M is written with the base and exponent that give the
 shortest text (smallest base among equally short ones); E is written in its shortest exact form,

@@ -60,8 +60,8 @@ class UnknownRuleset(KeyError):
 
         close = difflib.get_close_matches(str(self.key), self.known + self.aliases, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
-        text = f"unknown ruleset {self.key!r}{hint}; known rulesets: {', '.join(self.known)}"
-        return text + (f" (aliases: {', '.join(self.aliases)})" if self.aliases else "")
+        # The keys only: the aliases (two or three per ruleset) would bury them.
+        return f"unknown ruleset {self.key!r}{hint}; known rulesets: {', '.join(self.known)}"
 
 
 def chronological(ruleset: Ruleset) -> tuple[bool, str, str, str]:
@@ -90,10 +90,13 @@ class Registry:
         return tuple(r.key for r in self.rulesets)
 
     def get(self, name: str) -> Ruleset:
-        """The ruleset with this key or alias; :class:`UnknownRuleset` otherwise."""
-        try:
+        """The ruleset with this key or alias, in any case; :class:`UnknownRuleset` otherwise."""
+        if name in self._by_name:
             return self._by_name[name]
-        except KeyError:
+        folded = {n.casefold(): r for n, r in self._by_name.items()}
+        try:
+            return folded[name.casefold()]
+        except (KeyError, AttributeError):
             aliases = tuple(a for r in self.rulesets for a in r.aliases)
             raise UnknownRuleset(name, self.keys(), aliases) from None
 
@@ -107,7 +110,7 @@ class Registry:
             return tuple(r for r in self.rulesets if r.key in MISSION)
         chosen: list[Ruleset] = []
         for name in names:
-            for r in self.rulesets if name == "all" else (self.get(name),):
+            for r in self.rulesets if name.lower() == "all" else (self.get(name),):
                 if r not in chosen:
                     chosen.append(r)
         return tuple(chosen)
