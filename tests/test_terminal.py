@@ -130,7 +130,7 @@ def test_piped_output_is_the_markdown_byte_for_byte():
 # --- the view itself ------------------------------------------------------------------------------
 
 
-GALLERY = sorted(p for p in REPORTS.glob("*.md") if p.name not in ("atlas.md",))[:12] + sorted((REPORTS / "timelines").glob("*.md"))[:6]
+GALLERY = sorted(p for p in REPORTS.glob("*.md") if p.name not in ("atlas.md",))[:12] + sorted((REPORTS / "timelines").glob("*.md"))[:6] + [REPORTS / "history.md"]
 
 
 @pytest.mark.parametrize("path", GALLERY, ids=lambda p: p.name)
