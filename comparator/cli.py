@@ -1,7 +1,8 @@
 """The ``loopcompare`` command line: a thin layer that parses, calls the library, and writes.
 
 Exit codes: 0 fine; 1 a check failed (``check``, ``gallery --check``); 2 bad usage or bad input,
-with a message naming the file and the field, and no traceback.  Only this module touches files
+with a message naming the file and the field, and no traceback; 130 interrupted (Ctrl-C,
+:mod:`.interrupts`).  Only this module touches files
 and the terminal; every file it writes is written whole or not at all (a device or a pipe is
 written through, never replaced: see :func:`write_output`), and every message it prints shows
 control characters as codes (:func:`_say`).
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 import click
 
 from .controls import visible
+from .interrupts import Interruptible, held_interrupt, new_folder
 
 if TYPE_CHECKING:  # imported where used, so that start-up stays quick
     from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
@@ -335,7 +337,7 @@ def plugin_timeout_option(command: Decorated) -> Decorated:
     )(command)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(cls=Interruptible, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and exit.")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -677,20 +679,23 @@ def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int 
         raise InputError("the atlas compares two or more rulesets")
     # Everything that could stop the writing is checked before the atlas is computed.
     check_output(output)
-    folder = _examples_folder(examples_dir) if examples_dir else None
-    result = build_atlas(rulesets, jobs, space=space)
-    text = render_atlas(result, fmt)
-    _emit(text, output)
-    if folder is not None:
-        for i, cls in enumerate(result.classes, 1):
-            _emit(atlases.to_toml(cls.example), str(folder / f"class-{i}.toml"))
+    with contextlib.ExitStack() as made:  # an --examples folder made here goes again if the atlas is not written
+        folder = _examples_folder(examples_dir, made) if examples_dir else None
+        result = build_atlas(rulesets, jobs, space=space)
+        text = render_atlas(result, fmt)
+        with held_interrupt():
+            _emit(text, output)
+            if folder is not None:
+                for i, cls in enumerate(result.classes, 1):
+                    _emit(atlases.to_toml(cls.example), str(folder / f"class-{i}.toml"))
 
 
-def _examples_folder(name: str) -> Path:
-    """The atlas's --examples folder, created, and checked to take new files."""
+def _examples_folder(name: str, made: contextlib.ExitStack) -> Path:
+    """The atlas's --examples folder, created (and removed again, while empty, when ``made``
+    closes on an error or Ctrl-C), and checked to take new files."""
     folder = Path(name)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        made.enter_context(new_folder(folder))
         tempfile.TemporaryFile(dir=folder).close()
     except OSError as exc:
         raise InputError(f"{folder}: can't write the examples there: {exc.strerror or exc}") from None
@@ -812,19 +817,20 @@ def gallery(check_only: bool, folder: str, force: bool) -> None:
             sys.exit(1)
         click.echo(f"gallery is up to date: {len(files)} files in {root}")
         return
-    for folder_needed in sorted({(root / name).parent for name in files}):
-        try:
-            folder_needed.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"{folder_needed}: can't create the folder: {exc.strerror or exc}") from None
-    if not (root / GALLERY_MARKER).is_file():
-        _emit(GALLERY_MARKER_TEXT, str(root / GALLERY_MARKER))
-    changed = 0
-    for name, text in files.items():
-        target = root / name
-        if not target.is_file() or target.read_bytes() != text.encode("utf-8"):
-            _emit(text, str(target))
-            changed += 1
+    with held_interrupt():  # Ctrl-C while writing: every file is written first, then the command ends
+        for folder_needed in sorted({(root / name).parent for name in files}):
+            try:
+                folder_needed.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(f"{folder_needed}: can't create the folder: {exc.strerror or exc}") from None
+        if not (root / GALLERY_MARKER).is_file():
+            _emit(GALLERY_MARKER_TEXT, str(root / GALLERY_MARKER))
+        changed = 0
+        for name, text in files.items():
+            target = root / name
+            if not target.is_file() or target.read_bytes() != text.encode("utf-8"):
+                _emit(text, str(target))
+                changed += 1
     click.echo(f"wrote {changed} of {len(files)} gallery files in {root}")
 
 

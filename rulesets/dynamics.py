@@ -608,11 +608,14 @@ class Dynamics:
                 continue
             if st.pointers != start.pointers:
                 continue  # a skipped rotating step moved the cycle: no jump from this block
-            maps = {comp: _compose(fs) for comp, fs in trace.maps.items()}
+            # Every prefix of each component's maps, composed once (a step's ``times`` applications
+            # add one map each: composing each guard's prefix anew would be quadratic in ``times``).
+            prefixes = {comp: _prefixes(fs) for comp, fs in trace.maps.items()}
+            maps = {comp: p[-1] for comp, p in prefixes.items()}
             flip: int | None = None
             for comp, index, extra, bound, at_most, outcome in trace.guards:
                 f = maps.get(comp, IDENTITY)
-                q = _compose(trace.maps.get(comp, [])[:index]).then(extra)
+                q = (prefixes[comp][index] if comp in prefixes else IDENTITY).then(extra)
                 # the first block whose check comes out the other way
                 if at_most:
                     s = first_block(start.values[comp], f, q, bound + 1 if outcome else bound, not outcome)
@@ -742,10 +745,12 @@ def _same(x: Amount, y: Amount) -> bool:
     return x == y
 
 
-def _compose(fs: Sequence[Affine]) -> Affine:
-    out = IDENTITY
+def _prefixes(fs: Sequence[Affine]) -> list[Affine]:
+    """``out[i]``: the first ``i`` maps of ``fs`` composed (``out[0]`` the identity), each from
+    the one before: linear in ``len(fs)``."""
+    out = [IDENTITY]
     for f in fs:
-        out = out.then(f)
+        out.append(out[-1].then(f))
     return out
 
 
