@@ -58,6 +58,12 @@ PLAY_BUDGET = 400_000
 _BLOCK_LENGTHS = (1, 2, 6, 12, 60, 420, 840, 2520)
 
 
+_TOO_IRREGULAR = (
+    "its guards change too irregularly for the closed form (more than "
+    f"{PLAY_BUDGET:,} step applications would have to be played one by one)"
+)
+
+
 class EngineLimit(TooLarge):
     """The loop is outside what the closed form handles (the message says why)."""
 
@@ -556,6 +562,9 @@ class Dynamics:
         self._pending = []
         eliminations: list[Elimination] = []
         budget = PLAY_BUDGET
+        # A step's ``times`` applications are played one by one: the budget is charged for them
+        # *before* a stretch is played, so a stretch too long to play is refused at once.
+        most_times = max(1, max((s.times for s in self.steps), default=1))
         size = self.size
         length_index = 0
         if goal is not None:
@@ -585,22 +594,21 @@ class Dynamics:
             cycle = self.period(st.present, st.retired)
             block_len = cycle * _BLOCK_LENGTHS[length_index] * size
             if upto is not None and upto - st.position < block_len:
+                budget -= (upto - st.position) * most_times
+                if budget < 0:
+                    raise EngineLimit(_TOO_IRREGULAR)
                 event = self._play(st, upto, None, goal)
-                budget -= upto - st.position
                 if event is not None:
                     eliminations += self._take()
                     if event.kind != "elimination":
                         return self._stopped(event, eliminations, st)
                 continue
+            budget -= block_len * most_times
+            if budget < 0:
+                raise EngineLimit(_TOO_IRREGULAR)
             start = st.copy()
             trace = _Trace()
             event = self._play(st, start.position + block_len, trace, goal)
-            budget -= block_len * max(1, max((s.times for s in self.steps), default=1))
-            if budget < 0:
-                raise EngineLimit(
-                    "its guards change too irregularly for the closed form (more than "
-                    f"{PLAY_BUDGET:,} step applications would have to be played one by one)"
-                )
             if event is not None:
                 eliminations += self._take()
                 if event.kind != "elimination":
