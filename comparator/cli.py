@@ -323,9 +323,25 @@ def _set_plugin_timeout(ctx: click.Context, _param: click.Parameter, value: floa
     set_plugin_time_limit(value)
 
 
+def _set_plugin_budget(ctx: click.Context, _param: click.Parameter, value: float | None) -> None:
+    from .compare import set_plugin_budget
+
+    set_plugin_budget(value)
+
+
 def plugin_timeout_option(command: Decorated) -> Decorated:
     """``--plugin-timeout SECONDS`` (or ``LOOPCOMPARE_PLUGIN_TIMEOUT``): the time a third-party
-    ruleset may take per scenario before its outcome is left unspecified."""
+    ruleset may take per scenario before its outcome is left unspecified; ``--plugin-budget
+    SECONDS`` (or ``LOOPCOMPARE_PLUGIN_BUDGET``): its time over the whole run."""
+    command = click.option(
+        "--plugin-budget",
+        type=click.FloatRange(min=0, min_open=True, max=86400 * 7),
+        envvar="LOOPCOMPARE_PLUGIN_BUDGET",
+        expose_value=False,
+        callback=_set_plugin_budget,
+        metavar="SECONDS",
+        help="Time a third-party ruleset may take over the whole run; then it is marked slow and not asked again (default 60; env LOOPCOMPARE_PLUGIN_BUDGET).",
+    )(command)
     return click.option(
         "--plugin-timeout",
         type=click.FloatRange(min=0, min_open=True, max=86400),
@@ -348,6 +364,9 @@ def main(ctx: click.Context) -> None:
     Colour (on a terminal) is off when NO_COLOR is set.
     """
     _colour(ctx)
+    from .descriptors import keep_stdout_for_the_report
+
+    keep_stdout_for_the_report()  # before any plugin loads: its writes to descriptor 1 go to stderr
 
 
 @main.command()
