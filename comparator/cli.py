@@ -109,6 +109,10 @@ def _scenarios(paths: Sequence[str]) -> list[ScenarioFile]:
             if p == "-":
                 # At most one byte more than a file may hold: an endless stream is refused at once.
                 raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+                if len(raw) > MAX_BYTES:
+                    from .descriptors import stream_size
+
+                    raise InputError(f"<stdin>: is {stream_size(sys.stdin.buffer, len(raw))}; scenario files are limited to {MAX_BYTES:,} bytes")
                 out.append(parse_bytes(raw, "<stdin>", "stdin", file="<stdin>"))
             else:
                 out.extend(resolve(p))
@@ -517,7 +521,9 @@ def sources(files: tuple[str, ...], folder: str | None) -> None:
                 data = handle.read(MAX_BYTES + 1)
             exams.append(examine(data, Path(name).name))
         except CrFileError as exc:
-            errors.append(str(exc))
+            # Reports name the file alone; a message names the path as given (/dev/zero, not zero).
+            text, base = str(exc), Path(name).name
+            errors.append(name + text[len(base):] if text.startswith(base + ":") else text)
         except OSError as exc:
             errors.append(f"{name}: can't read: {exc.strerror or exc}")
     for exam in exams:

@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import sys
+from typing import Any
 
 
 def keep_stdout_for_the_report() -> bool:
@@ -45,3 +47,26 @@ def keep_stdout_for_the_report() -> bool:
     report._loopcompare_report = True  # type: ignore[attr-defined]
     sys.stdout = report
     return True
+
+
+#: How far an oversized stream is read on to tell its size (beyond it: "more than").
+MEASURE_LIMIT = 1 << 30
+
+
+def stream_size(stream: io.BufferedIOBase | Any, already: int) -> str:
+    """The size of a stream of which ``already`` bytes were read, in words: a regular file's
+    from the file system, a pipe's by reading on (and discarding) up to :data:`MEASURE_LIMIT`
+    bytes, so a 100 MB stream is called 100 MB, and an endless one "more than 1 GiB"."""
+    try:
+        info = os.fstat(stream.fileno())
+        if stat.S_ISREG(info.st_mode):
+            return f"{info.st_size:,} bytes"
+    except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+        pass
+    size = already
+    while size <= MEASURE_LIMIT:
+        chunk = stream.read(1 << 20)
+        if not chunk:
+            return f"{size:,} bytes"
+        size += len(chunk)
+    return f"more than {MEASURE_LIMIT:,} bytes"

@@ -879,3 +879,48 @@ def test_a_folder_made_for_output_goes_again_when_the_command_fails(tmp_path):
         with new_folder(existing / "new"):
             raise RuntimeError
     assert existing.is_dir() and list(existing.iterdir()) == []
+
+
+# --- messages (issue 30, item 4) ------------------------------------------------------------------
+
+
+def test_errors_past_the_cap_are_counted_not_dropped(tmp_path):
+    steps = "".join(f'[[step]]\nby = "Z{i}"\ndoes = "x"\n' for i in range(80))
+    path = tmp_path / "many.toml"
+    path.write_text('title = "t"\nplayers = ["A", "B"]\n' + steps, encoding="utf-8")
+    result = invoke("validate", path)
+    assert_clean_exit(result, 2)
+    assert "many.toml: and 30 more errors (only the first 50 are shown)" in result.stderr
+
+
+def test_an_oversized_stream_is_called_by_its_real_size():
+    result = subprocess.run(
+        [sys.executable, "-m", "loopcompare", "validate", "-"], input=b"#" * 5_000_000, capture_output=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert b"<stdin>: is 5,000,000 bytes; scenario files are limited to 1,048,576 bytes" in result.stderr
+
+
+def test_a_number_of_thousands_of_digits_gets_a_message_with_its_line(tmp_path):
+    path = tmp_path / "digits.toml"
+    path.write_text('title = "t"\nplayers = ["A", "B"]\n[state]\nn = ' + "9" * 5000 + '\n[[step]]\nby = "A"\ndoes = "x"\n', encoding="utf-8")
+    result = invoke("validate", path)
+    assert_clean_exit(result, 2)
+    assert "digits.toml: line 4: a number of 5,000 digits; numbers are limited to 1,000 digits" in result.stderr
+    assert "set_int_max_str_digits" not in result.stderr
+
+
+def test_a_long_number_in_a_message_is_abbreviated(tmp_path):
+    path = tmp_path / "times.toml"
+    path.write_text('format = 2\ntitle = "t"\nplayers = ["A", "B"]\n[[step]]\nby = "A"\ndoes = "x"\ntimes = ' + "9" * 1000 + "\n", encoding="utf-8")
+    result = invoke("validate", path)
+    assert_clean_exit(result, 2)
+    assert "got 999999999999...9999 (1,000 digits)" in result.stderr
+    assert "9" * 100 not in result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_sources_names_the_path_as_given():
+    result = invoke("sources", "/dev/zero")
+    assert_clean_exit(result, 2)
+    assert "/dev/zero: larger than" in result.stderr
