@@ -333,10 +333,24 @@ def _set_plugin_budget(ctx: click.Context, _param: click.Parameter, value: float
     set_plugin_budget(value)
 
 
+def _set_isolation(ctx: click.Context, _param: click.Parameter, value: bool | None) -> None:
+    from .isolation import enabled, set_isolation
+
+    if value is not None or enabled():
+        set_isolation(value)
+
+
 def plugin_timeout_option(command: Decorated) -> Decorated:
     """``--plugin-timeout SECONDS`` (or ``LOOPCOMPARE_PLUGIN_TIMEOUT``): the time a third-party
     ruleset may take per scenario before its outcome is left unspecified; ``--plugin-budget
     SECONDS`` (or ``LOOPCOMPARE_PLUGIN_BUDGET``): its time over the whole run."""
+    command = click.option(
+        "--isolate-plugins/--no-isolate-plugins",
+        default=None,
+        expose_value=False,
+        callback=_set_isolation,
+        help="Run third-party rulesets in worker processes, so that os._exit, crashes and monkeypatching are contained too (env LOOPCOMPARE_ISOLATE_PLUGINS=1; docs/PLUGINS.md).",
+    )(command)
     command = click.option(
         "--plugin-budget",
         type=click.FloatRange(min=0, min_open=True, max=86400 * 7),

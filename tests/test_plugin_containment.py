@@ -81,13 +81,12 @@ class Plugin(Base):
     "patches": BASE
     + """
 from loopcompare.rulesets.outcome import Outcome, Result
-import loopcompare.rulesets.shortcuts as shortcuts
 class Plugin(Base):
     key = "patches"
     name = "Patching rules"
     def settle(self, scenario):
         outcome = super().settle(scenario)
-        shortcuts.Cr2024.settle = lambda self, s: Outcome(Result.DRAW, state=dict(s.state))
+        Cr2024.settle = lambda self, s: Outcome(Result.DRAW, state=dict(s.state))
         return outcome
 """,
 }
@@ -163,3 +162,45 @@ def test_the_budget_comes_from_the_environment_and_bad_values_are_refused(site):
     assert "it is slow" in result.stdout
     bad = loopcompare("compare", "flying", "-r", "slow", "--plugin-budget", "0", site=site)
     assert bad.returncode == 2 and "--plugin-budget" in bad.stderr and "Traceback" not in bad.stderr
+
+
+# --- isolation: what only a worker process contains ---------------------------------------------
+
+
+def test_os_exit_in_a_plugin_ends_the_tool_when_not_isolated_and_is_contained_when_isolated(site):
+    bare = loopcompare("compare", "flying", "-f", "json", "-r", "cr-2024", "-r", "exits-hard", site=site)
+    assert bare.returncode == 7 and bare.stdout == ""  # what isolation is for (docs/PLUGINS.md)
+    result = loopcompare("compare", "flying", "flying-relents", "-f", "json", "-r", "cr-2024", "-r", "exits-hard", "--isolate-plugins", site=site)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    for outcome in outcomes(result.stdout):
+        assert outcome["cr-2024"]["result"] == "shortcut"
+        assert outcome["exits-hard"]["result"] == "unspecified"
+        assert "its worker process ended (exit status 7)" in outcome["exits-hard"]["notes"][0]
+
+
+def test_monkeypatching_by_an_isolated_plugin_does_not_change_the_built_ins(site):
+    args = ("compare", "flying", "flying-relents", "-f", "json", "-r", "patches", "-r", "cr-2024")
+    bare = loopcompare(*args, site=site)
+    assert bare.returncode == 0, bare.stderr
+    assert outcomes(bare.stdout)[1]["cr-2024"]["result"] == "draw"  # patched in-process: what isolation is for
+    result = loopcompare(*args, site=site, LOOPCOMPARE_ISOLATE_PLUGINS="1")
+    assert result.returncode == 0, result.stderr
+    assert [o["cr-2024"]["result"] for o in outcomes(result.stdout)] == ["shortcut", "shortcut"]
+    assert outcomes(result.stdout)[0]["patches"]["result"] == "shortcut"  # (its own process is patched from then on)
+
+
+def test_isolated_plugins_give_the_same_report_as_in_process_ones(site):
+    args = ("compare", "flying", "gond-alarm", "-f", "json", "-r", "cr-2024", "-r", "mutates", "-r", "fd-writer")
+    bare = loopcompare(*args, site=site)
+    isolated = loopcompare(*args, "--isolate-plugins", site=site)
+    assert bare.returncode == isolated.returncode == 0, bare.stderr + isolated.stderr
+    assert isolated.stdout == bare.stdout
+
+
+def test_a_plugin_that_fails_to_load_in_its_worker_is_reported(site, tmp_path):
+    fake_distribution(tmp_path, "exits-on-import", "[loopcompare.rulesets]\nexits-on-import = exits_on_import:Plugin\n", module="exits_on_import", code="import sys\nsys.exit(3)\n")
+    result = loopcompare("compare", "flying", "-f", "json", "--isolate-plugins", site=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert "ruleset plugin 'exits-on-import' skipped" in result.stderr and "sys.exit(3)" in result.stderr
+    json.loads(result.stdout)
