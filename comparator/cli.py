@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypedDict, TypeVar, Unpack
 import click
 
 from .controls import visible
-from .interrupts import Interruptible, held_interrupt, new_folder
+from .interrupts import DeadlinePassed, Interruptible, deadline, held_interrupt, new_folder
 
 if TYPE_CHECKING:  # imported where used, so that start-up stays quick
     from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
@@ -340,6 +340,32 @@ def _set_isolation(ctx: click.Context, _param: click.Parameter, value: bool | No
         set_isolation(value)
 
 
+def _set_timeout(ctx: click.Context, _param: click.Parameter, value: float | None) -> None:
+    ctx.meta["loopcompare.timeout"] = value
+
+
+def timeout_option(command: Decorated) -> Decorated:
+    """``--timeout SECONDS``: the longest settling one file may take (for untrusted files in bulk)."""
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        expose_value=False,
+        callback=_set_timeout,
+        metavar="SECONDS",
+        help="Refuse a file whose settling takes longer than SECONDS (exit 2, nothing written): for untrusted files in bulk.",
+    )(command)
+
+
+def _compared(run: Callable[[ScenarioFile, Sequence[Ruleset]], Comparison], sf: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
+    """``run(sf, rulesets)`` within ``--timeout`` (a refusal naming the file when it passes)."""
+    seconds = click.get_current_context().meta.get("loopcompare.timeout")
+    try:
+        with deadline(seconds):
+            return run(sf, rulesets)
+    except DeadlinePassed:
+        raise InputError(f"{sf.file}: settling took more than {seconds:g} s (--timeout); nothing was written") from None
+
+
 def plugin_timeout_option(command: Decorated) -> Decorated:
     """``--plugin-timeout SECONDS`` (or ``LOOPCOMPARE_PLUGIN_TIMEOUT``): the time a third-party
     ruleset may take per scenario before its outcome is left unspecified; ``--plugin-budget
@@ -398,6 +424,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
 @click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
 @plugin_timeout_option
+@timeout_option
 def compare(
     paths: tuple[str, ...],
     keys: tuple[str, ...],
@@ -431,13 +458,14 @@ def compare(
         for r in (chosen.rulesets + rulesets) if keys else chosen.rulesets:
             merged.setdefault(r.key, r)
         rulesets = tuple(merged.values())
-    comparisons = [run(s, rulesets) for s in _scenarios(paths)]
+    comparisons = [_compared(run, s, rulesets) for s in _scenarios(paths)]
     _emit(render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid), output)
 
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @plugin_timeout_option
+@timeout_option
 def check(paths: tuple[str, ...]) -> None:
     """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
     from .compare import check as run_check
@@ -450,7 +478,7 @@ def check(paths: tuple[str, ...]) -> None:
             _say(f"SKIP {sf.file}: no [expect] blocks")
             continue
         checked += 1
-        comparison = run(sf, [reg.get(k) for k in sf.expect])
+        comparison = _compared(run, sf, [reg.get(k) for k in sf.expect])
         problems = run_check(comparison)
         fields = sum(len(f) for f in sf.expect.values())
         if problems:

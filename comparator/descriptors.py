@@ -41,7 +41,7 @@ def keep_stdout_for_the_report() -> bool:
         io.FileIO(saved, "w", closefd=True),
         encoding=stream.encoding,
         errors=stream.errors,
-        line_buffering=stream.line_buffering,
+        line_buffering=bool(stream.line_buffering),
         write_through=True,
     )
     report._loopcompare_report = True  # type: ignore[attr-defined]

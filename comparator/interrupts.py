@@ -76,3 +76,32 @@ def new_folder(path: Path) -> Iterator[Path]:
             except OSError:
                 break  # not empty (or gone): leave it and its parents
         raise
+
+
+class DeadlinePassed(BaseException):
+    """Settling one file took longer than ``--timeout`` (a BaseException, so that no ``except
+    Exception`` on the way swallows it)."""
+
+
+@contextmanager
+def deadline(seconds: float | None) -> Iterator[None]:
+    """Raise :class:`DeadlinePassed` in the block after ``seconds`` (None: no deadline).
+
+    For users who settle untrusted files in bulk (``--timeout``).  A timer signal interrupts
+    Python code at once and a long multiplication when it ends; it needs the main thread and a
+    POSIX system (elsewhere there is no deadline).
+    """
+    if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def passed(signum: int, frame: FrameType | None) -> None:
+        raise DeadlinePassed
+
+    previous = signal.signal(signal.SIGALRM, passed)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)

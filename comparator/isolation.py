@@ -52,7 +52,7 @@ def set_isolation(on: bool | None) -> None:
 
     registries = import_module("loopcompare.rulesets.registry")  # (the package's "registry" is the function)
     _enabled = on
-    registries.isolate = isolated_loader if enabled() else None
+    registries.isolate = isolated_loader if enabled() else None  # type: ignore[attr-defined]
     registries.registry.cache_clear()
 
 

@@ -151,10 +151,10 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = N
         digits = _LONG_DIGITS.search(text)
         if digits is not None and "digits" in str(exc):
             # Python's own message suggests sys.set_int_max_str_digits(): say what is wrong instead.
-            size = len(digits.group().replace("_", ""))
-            line = text.count("\n", 0, digits.start()) + 1
+            count = len(digits.group().replace("_", ""))
+            at = text.count("\n", 0, digits.start()) + 1
             raise ScenarioError(
-                name, "", f"a number of {size:,} digits; numbers are limited to {MAX_DIGITS:,} digits", line=line
+                name, "", f"a number of {count:,} digits; numbers are limited to {MAX_DIGITS:,} digits", line=at
             ) from None
         raise ScenarioError(name, "", f"is not usable TOML: {exc}") from None
     return _parse(doc, name, scenario_id, file, _Lines(text))

@@ -139,3 +139,31 @@ def test_files_at_the_loaders_limits_settle_within_a_bounded_amount_of_work(coun
     for ruleset in registry().select([]):
         counted()
         ruleset.settle(sf.scenario)
+
+
+def test_timeout_refuses_a_file_that_takes_too_long_and_writes_nothing(monkeypatch, tmp_path):
+    import time
+
+    from click.testing import CliRunner
+
+    from loopcompare.comparator import compare as comparisons
+    from loopcompare.comparator.cli import main
+
+    real = comparisons.compare
+
+    def slow(sf, rulesets):
+        if sf.id == "flying-relents":
+            time.sleep(30)  # interrupted by the deadline
+        return real(sf, rulesets)
+
+    monkeypatch.setattr(comparisons, "compare", slow)
+    target = tmp_path / "report.md"
+    started = time.monotonic()
+    result = CliRunner().invoke(main, ["compare", "flying", "flying-relents", "--timeout", "0.5", "-o", str(target)])
+    assert time.monotonic() - started < 20
+    assert result.exit_code == 2, result.output
+    assert "flying-relents.toml: settling took more than 0.5 s (--timeout); nothing was written" in result.stderr
+    assert not target.exists()
+    checked = CliRunner().invoke(main, ["check", "flying-relents", "--timeout", "0.5"])
+    assert checked.exit_code == 2 and "--timeout" in checked.stderr
+    assert CliRunner().invoke(main, ["compare", "flying", "--timeout", "5"]).exit_code == 0
