@@ -753,6 +753,13 @@ def _same(x: Amount, y: Amount) -> bool:
     return x == y
 
 
+def _compose(fs: Sequence[Affine]) -> Affine:
+    out = IDENTITY
+    for f in fs:
+        out = out.then(f)
+    return out
+
+
 def _prefixes(fs: Sequence[Affine]) -> list[Affine]:
     """``out[i]``: the first ``i`` maps of ``fs`` composed (``out[0]`` the identity), each from
     the one before: linear in ``len(fs)``."""
