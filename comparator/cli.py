@@ -311,8 +311,13 @@ def render(comparisons: Sequence[Comparison], fmt: str, **options: Unpack[Report
     return report(comparisons, fmt, **options)
 
 
+#: Names of standard output as a file: the report's own descriptor, not descriptor 1 (which
+#: points at standard error while loopcompare runs, see comparator/descriptors.py).
+STDOUT_NAMES = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
 def _emit(text: str, output: str | None) -> None:
-    if output is None or output == "-":
+    if output is None or output == "-" or output in STDOUT_NAMES:
         _write_stdout(text)
     else:
         try:

@@ -204,3 +204,10 @@ def test_a_plugin_that_fails_to_load_in_its_worker_is_reported(site, tmp_path):
     assert result.returncode == 0, result.stderr
     assert "ruleset plugin 'exits-on-import' skipped" in result.stderr and "sys.exit(3)" in result.stderr
     json.loads(result.stdout)
+
+
+def test_o_dev_stdout_still_reaches_standard_output(site):
+    # Descriptor 1 points at stderr while loopcompare runs: /dev/stdout means the report's stdout.
+    result = loopcompare("compare", "flying", "-f", "json", "-o", "/dev/stdout", site=site)
+    assert result.returncode == 0, result.stderr
+    json.loads(result.stdout)
