@@ -211,3 +211,27 @@ def test_o_dev_stdout_still_reaches_standard_output(site):
     result = loopcompare("compare", "flying", "-f", "json", "-o", "/dev/stdout", site=site)
     assert result.returncode == 0, result.stderr
     json.loads(result.stdout)
+
+
+def test_the_atlas_gives_a_slow_plugin_one_budget_for_the_whole_run(site, monkeypatch):
+    # A quarter of a second a loop: hours over the atlas without a budget.  Each of the two
+    # worker processes gets half of it, so the plugin costs about the budget, then is skipped.
+    from loopcompare.comparator import atlas as atlases
+    from loopcompare.comparator.compare import set_plugin_budget
+    from loopcompare.rulesets import registry
+
+    monkeypatch.syspath_prepend(str(site))
+    registry.cache_clear()
+    set_plugin_budget(2)
+    try:
+        chosen = registry().select(["cr-2024", "slow"])
+        started = time.monotonic()
+        result = atlases.build(chosen, jobs=2, max_players=2)
+        elapsed = time.monotonic() - started
+    finally:
+        set_plugin_budget(None)
+        registry.cache_clear()
+    assert result.total == atlases.size(2)
+    assert result.total * 0.25 / 2 > 150  # seconds it would take on two processes without the budget
+    assert {c.signature[0] for c in result.classes} >= {("shortcut", "unspecified")}
+    assert elapsed < 120
