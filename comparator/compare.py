@@ -72,7 +72,9 @@ def compare(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
     returns something that is not a valid :class:`Outcome`, or runs past the time limit
     (:func:`plugin_time_limit`) gets an ``unspecified`` outcome whose note names the plugin and
     the problem, and what it prints goes to standard error, never into a report on standard
-    output.  The built-in rulesets are trusted and run directly: an error there is a bug, and it
+    output.  Each call gets its own copy of the scenario, and a plugin that has used up its time
+    budget for the run (:func:`plugin_budget`) is marked slow and not asked again.  What only a
+    worker process contains (``os._exit``, monkeypatching) is :mod:`.isolation`'s.  The built-in rulesets are trusted and run directly: an error there is a bug, and it
     propagates.
     """
     return Comparison(scenario, tuple(rulesets), {r.key: _settle(r, scenario) for r in rulesets})
