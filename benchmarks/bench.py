@@ -8,7 +8,10 @@ Prints:
   about 1: outcomes are computed in closed form, never iteration by iteration);
 * the CLI's start-up time against ``python -c pass``;
 * the atlas's size, time and throughput, on one process and on two, for each space;
-* the time to render the whole gallery.
+* the time to render the whole gallery;
+* a third-party ruleset's cost per scenario in the tool's process and isolated in a worker
+  process (``--isolate-plugins``), and a worker's start-up (``python benchmarks/bench.py
+  --plugins`` runs only this part).
 
 Figures vary by machine; docs/DEVELOPING.md records one run.  Nothing here is a pass/fail test.
 """
@@ -177,7 +180,40 @@ def _cpu_seconds() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
+def plugins() -> None:
+    """A third-party ruleset (a look-alike of cr-2024, so the settling is the same work) per
+    scenario: in the tool's process (its own thread, a copy of the scenario) and isolated."""
+    from loopcompare.comparator import isolation
+    from loopcompare.comparator.compare import compare
+    from loopcompare.comparator.loader import ScenarioFile
+    from loopcompare.rulesets.shortcuts import Cr2024
+
+    class LookAlike(Cr2024):
+        key = "look-alike"
+        aliases = ()
+
+    point = __import__("importlib.metadata").metadata.EntryPoint(name="look-alike", value="loopcompare.rulesets.shortcuts:Cr2024", group="loopcompare.rulesets")
+    start = time.perf_counter()
+    stand_in = isolation.isolated_loader(point)()
+    started = time.perf_counter() - start
+    isolated = stand_in()  # type: ignore[operator]
+    isolated.__class__.key = "look-alike"
+    files = [ScenarioFile(f"s{i}", f"s{i}.toml", s) for i, s in enumerate(generated(500))]
+    builtin = registry().get("cr-2024")
+    print(f"\na third-party ruleset, per scenario over {len(files)} generated scenarios (cr-2024's work):")
+    rows = (("built-in, direct", builtin), ("plugin, in process", LookAlike()), ("plugin, isolated", isolated))
+    base = None
+    for label, ruleset in rows:
+        elapsed = best_of(lambda: [compare(f, [ruleset]) for f in files], repeat=3) / len(files)
+        base = base or elapsed
+        print(f"  {label:<20} {elapsed * 1e6:8.1f} µs   ratio to built-in: {elapsed / base:.2f}")
+    print(f"  starting an isolated plugin's worker process (spawn, import, identity): {started * 1000:.0f} ms")
+
+
 def main() -> None:
+    if "--plugins" in sys.argv[1:]:
+        plugins()
+        return
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}; Python {platform.python_version()}; {platform.system()}")
     scenarios = generated(3000)
     print(f"\nresolutions per second over {len(scenarios):,} generated scenarios:")
@@ -246,6 +282,7 @@ def main() -> None:
     files = gallery_files()
     elapsed = time.perf_counter() - start
     print(f"\nrendering the whole gallery ({len(files)} files, atlas included): {elapsed:.1f} s")
+    plugins()
 
 
 if __name__ == "__main__":

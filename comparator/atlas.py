@@ -522,7 +522,7 @@ def _kind_table(listed: Sequence[Class], n: int, totals: Mapping[str, int]) -> t
 # --- worker processes ---------------------------------------------------------------------------
 
 
-def _worker_start(parent: int, plugin_seconds: float) -> None:
+def _worker_start(parent: int, plugin_seconds: float, plugin_budget: float) -> None:
     """Set up a worker so that it never outlives the parent and never prints a traceback.
 
     Ctrl-C reaches the whole process group: the parent handles it (and ends the pool), so the
@@ -535,9 +535,10 @@ def _worker_start(parent: int, plugin_seconds: float) -> None:
     import threading
     import time
 
-    from .compare import set_plugin_time_limit
+    from .compare import set_plugin_budget, set_plugin_time_limit
 
     set_plugin_time_limit(plugin_seconds)
+    set_plugin_budget(plugin_budget)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "SIGPIPE"):
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
@@ -705,12 +706,12 @@ def build(
     if jobs > 1 and len(tasks) > 1:
         import multiprocessing
 
-        from .compare import plugin_time_limit
+        from .compare import plugin_budget, plugin_time_limit
 
         with _terminate_on_sigterm():
             held = _hold_signals()
             try:
-                pool = multiprocessing.get_context("spawn").Pool(jobs, _worker_start, (os.getpid(), plugin_time_limit()))
+                pool = multiprocessing.get_context("spawn").Pool(jobs, _worker_start, (os.getpid(), plugin_time_limit(), plugin_budget() / jobs))
             except BaseException:
                 _release_signals(held)
                 raise

@@ -1,7 +1,8 @@
 """The ``loopcompare`` command line: a thin layer that parses, calls the library, and writes.
 
 Exit codes: 0 fine; 1 a check failed (``check``, ``gallery --check``); 2 bad usage or bad input,
-with a message naming the file and the field, and no traceback.  Only this module touches files
+with a message naming the file and the field, and no traceback; 130 interrupted (Ctrl-C,
+:mod:`.interrupts`).  Only this module touches files
 and the terminal; every file it writes is written whole or not at all (a device or a pipe is
 written through, never replaced: see :func:`write_output`), and every message it prints shows
 control characters as codes (:func:`_say`).
@@ -23,6 +24,7 @@ import click
 
 from .controls import visible
 from .conventions import Commands, FormatChoice, colour_context, complete_paths, emit_screen, install, split_keys
+from .interrupts import DeadlinePassed, Interruptible, deadline, held_interrupt, new_folder
 
 if TYPE_CHECKING:  # imported where used, so that start-up stays quick
     from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
@@ -108,6 +110,10 @@ def _scenarios(paths: Sequence[str]) -> list[ScenarioFile]:
             if p == "-":
                 # At most one byte more than a file may hold: an endless stream is refused at once.
                 raw = sys.stdin.buffer.read(MAX_BYTES + 1)
+                if len(raw) > MAX_BYTES:
+                    from .descriptors import stream_size
+
+                    raise InputError(f"<stdin>: is {stream_size(sys.stdin.buffer, len(raw))}; scenario files are limited to {MAX_BYTES:,} bytes")
                 out.append(parse_bytes(raw, "<stdin>", "stdin", file="<stdin>"))
             else:
                 out.extend(resolve(p))
@@ -303,8 +309,13 @@ def render(comparisons: Sequence[Comparison], fmt: str, **options: Unpack[Report
     return report(comparisons, fmt, **options)
 
 
+#: Names of standard output as a file: the report's own descriptor, not descriptor 1 (which
+#: points at standard error while loopcompare runs, see comparator/descriptors.py).
+STDOUT_NAMES = ("/dev/stdout", "/dev/fd/1", "/proc/self/fd/1")
+
+
 def _emit(text: str, output: str | None) -> None:
-    if output is None or output == "-":
+    if output is None or output == "-" or output in STDOUT_NAMES:
         if output is None and emit_screen(text):  # a terminal: the screen view
             return
         _write_stdout(text)
@@ -321,9 +332,65 @@ def _set_plugin_timeout(ctx: click.Context, _param: click.Parameter, value: floa
     set_plugin_time_limit(value)
 
 
+def _set_plugin_budget(ctx: click.Context, _param: click.Parameter, value: float | None) -> None:
+    from .compare import set_plugin_budget
+
+    set_plugin_budget(value)
+
+
+def _set_isolation(ctx: click.Context, _param: click.Parameter, value: bool | None) -> None:
+    from .isolation import enabled, set_isolation
+
+    if value is not None or enabled():
+        set_isolation(value)
+
+
+def _set_timeout(ctx: click.Context, _param: click.Parameter, value: float | None) -> None:
+    ctx.meta["loopcompare.timeout"] = value
+
+
+def timeout_option(command: Decorated) -> Decorated:
+    """``--timeout SECONDS``: the longest settling one file may take (for untrusted files in bulk)."""
+    return click.option(
+        "--timeout",
+        type=click.FloatRange(min=0, min_open=True),
+        expose_value=False,
+        callback=_set_timeout,
+        metavar="SECONDS",
+        help="Refuse a file whose settling takes longer than SECONDS (exit 2, nothing written): for untrusted files in bulk.",
+    )(command)
+
+
+def _compared(run: Callable[[ScenarioFile, Sequence[Ruleset]], Comparison], sf: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
+    """``run(sf, rulesets)`` within ``--timeout`` (a refusal naming the file when it passes)."""
+    seconds = click.get_current_context().meta.get("loopcompare.timeout")
+    try:
+        with deadline(seconds):
+            return run(sf, rulesets)
+    except DeadlinePassed:
+        raise InputError(f"{sf.file}: settling took more than {seconds:g} s (--timeout); nothing was written") from None
+
+
 def plugin_timeout_option(command: Decorated) -> Decorated:
     """``--plugin-timeout SECONDS`` (or ``LOOPCOMPARE_PLUGIN_TIMEOUT``): the time a third-party
-    ruleset may take per scenario before its outcome is left unspecified."""
+    ruleset may take per scenario before its outcome is left unspecified; ``--plugin-budget
+    SECONDS`` (or ``LOOPCOMPARE_PLUGIN_BUDGET``): its time over the whole run."""
+    command = click.option(
+        "--isolate-plugins/--no-isolate-plugins",
+        default=None,
+        expose_value=False,
+        callback=_set_isolation,
+        help="Run third-party rulesets in worker processes, so that os._exit, crashes and monkeypatching are contained too (env LOOPCOMPARE_ISOLATE_PLUGINS=1; docs/PLUGINS.md).",
+    )(command)
+    command = click.option(
+        "--plugin-budget",
+        type=click.FloatRange(min=0, min_open=True, max=86400 * 7),
+        envvar="LOOPCOMPARE_PLUGIN_BUDGET",
+        expose_value=False,
+        callback=_set_plugin_budget,
+        metavar="SECONDS",
+        help="Time a third-party ruleset may take over the whole run; then it is marked slow and not asked again (default 60; env LOOPCOMPARE_PLUGIN_BUDGET).",
+    )(command)
     return click.option(
         "--plugin-timeout",
         type=click.FloatRange(min=0, min_open=True, max=86400),
@@ -335,7 +402,11 @@ def plugin_timeout_option(command: Decorated) -> Decorated:
     )(command)
 
 
-@click.group(cls=Commands, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+class _Main(Commands, Interruptible):
+    """The command group: the everyday commands first, and Ctrl-C exits 130 in every command."""
+
+
+@click.group(cls=_Main, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
 @click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_show_version, help="Show the version and exit.")
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -347,6 +418,9 @@ def main(ctx: click.Context) -> None:
     they are markdown.
     """
     _colour(ctx)
+    from .descriptors import keep_stdout_for_the_report
+
+    keep_stdout_for_the_report()  # before any plugin loads: its writes to descriptor 1 go to stderr
 
 
 @main.command()
@@ -360,6 +434,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
 @click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
 @plugin_timeout_option
+@timeout_option
 def compare(
     paths: tuple[str, ...],
     keys: tuple[str, ...],
@@ -393,7 +468,7 @@ def compare(
         for r in (chosen.rulesets + rulesets) if keys else chosen.rulesets:
             merged.setdefault(r.key, r)
         rulesets = tuple(merged.values())
-    comparisons = [run(s, rulesets) for s in _scenarios(paths)]
+    comparisons = [_compared(run, s, rulesets) for s in _scenarios(paths)]
     _emit(render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid), output)
 
 
@@ -402,6 +477,7 @@ def compare(
 @click.option("--fill", is_flag=True, help="Write each file's [expect] blocks from today's outcomes (replacing those it has); the file is checked before it is written.")
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="With --fill: the rulesets to pin (default: those the file expects already, else the four mission rulesets).")
 @plugin_timeout_option
+@timeout_option
 def check(paths: tuple[str, ...], fill: bool, keys: tuple[str, ...]) -> None:
     """Check each scenario's [expect] blocks; exit 1 if any expectation fails."""
     from .compare import check as run_check
@@ -419,7 +495,7 @@ def check(paths: tuple[str, ...], fill: bool, keys: tuple[str, ...]) -> None:
             _say(f"SKIP {sf.file}: no [expect] blocks")
             continue
         checked += 1
-        comparison = run(sf, [reg.get(k) for k in sf.expect])
+        comparison = _compared(run, sf, [reg.get(k) for k in sf.expect])
         problems = run_check(comparison)
         fields = sum(len(f) for f in sf.expect.values())
         if problems:
@@ -540,7 +616,9 @@ def sources(files: tuple[str, ...], folder: str | None) -> None:
                 data = handle.read(MAX_BYTES + 1)
             exams.append(examine(data, Path(name).name))
         except CrFileError as exc:
-            errors.append(str(exc))
+            # Reports name the file alone; a message names the path as given (/dev/zero, not zero).
+            text, base = str(exc), Path(name).name
+            errors.append(name + text[len(base):] if text.startswith(base + ":") else text)
         except OSError as exc:
             errors.append(f"{name}: can't read: {exc.strerror or exc}")
     for exam in exams:
@@ -694,20 +772,23 @@ def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int 
         raise InputError("the atlas compares two or more rulesets")
     # Everything that could stop the writing is checked before the atlas is computed.
     check_output(output)
-    folder = _examples_folder(examples_dir) if examples_dir else None
-    result = build_atlas(rulesets, jobs, space=space)
-    text = render_atlas(result, fmt)
-    _emit(text, output)
-    if folder is not None:
-        for i, cls in enumerate(result.classes, 1):
-            _emit(atlases.to_toml(cls.example), str(folder / f"class-{i}.toml"))
+    with contextlib.ExitStack() as made:  # an --examples folder made here goes again if the atlas is not written
+        folder = _examples_folder(examples_dir, made) if examples_dir else None
+        result = build_atlas(rulesets, jobs, space=space)
+        text = render_atlas(result, fmt)
+        with held_interrupt():
+            _emit(text, output)
+            if folder is not None:
+                for i, cls in enumerate(result.classes, 1):
+                    _emit(atlases.to_toml(cls.example), str(folder / f"class-{i}.toml"))
 
 
-def _examples_folder(name: str) -> Path:
-    """The atlas's --examples folder, created, and checked to take new files."""
+def _examples_folder(name: str, made: contextlib.ExitStack) -> Path:
+    """The atlas's --examples folder, created (and removed again, while empty, when ``made``
+    closes on an error or Ctrl-C), and checked to take new files."""
     folder = Path(name)
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        made.enter_context(new_folder(folder))
         tempfile.TemporaryFile(dir=folder).close()
     except OSError as exc:
         raise InputError(f"{folder}: can't write the examples there: {exc.strerror or exc}") from None
@@ -829,19 +910,20 @@ def gallery(check_only: bool, folder: str, force: bool) -> None:
             sys.exit(1)
         click.echo(f"gallery is up to date: {len(files)} files in {root}")
         return
-    for folder_needed in sorted({(root / name).parent for name in files}):
-        try:
-            folder_needed.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise InputError(f"{folder_needed}: can't create the folder: {exc.strerror or exc}") from None
-    if not (root / GALLERY_MARKER).is_file():
-        _emit(GALLERY_MARKER_TEXT, str(root / GALLERY_MARKER))
-    changed = 0
-    for name, text in files.items():
-        target = root / name
-        if not target.is_file() or target.read_bytes() != text.encode("utf-8"):
-            _emit(text, str(target))
-            changed += 1
+    with held_interrupt():  # Ctrl-C while writing: every file is written first, then the command ends
+        for folder_needed in sorted({(root / name).parent for name in files}):
+            try:
+                folder_needed.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise InputError(f"{folder_needed}: can't create the folder: {exc.strerror or exc}") from None
+        if not (root / GALLERY_MARKER).is_file():
+            _emit(GALLERY_MARKER_TEXT, str(root / GALLERY_MARKER))
+        changed = 0
+        for name, text in files.items():
+            target = root / name
+            if not target.is_file() or target.read_bytes() != text.encode("utf-8"):
+                _emit(text, str(target))
+                changed += 1
     click.echo(f"wrote {changed} of {len(files)} gallery files in {root}")
 
 

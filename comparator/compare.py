@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import copy
 import math
 import os
 import queue
 import sys
 import threading
+import time
 import weakref
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -70,7 +72,9 @@ def compare(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
     returns something that is not a valid :class:`Outcome`, or runs past the time limit
     (:func:`plugin_time_limit`) gets an ``unspecified`` outcome whose note names the plugin and
     the problem, and what it prints goes to standard error, never into a report on standard
-    output.  The built-in rulesets are trusted and run directly: an error there is a bug, and it
+    output.  Each call gets its own copy of the scenario, and a plugin that has used up its time
+    budget for the run (:func:`plugin_budget`) is marked slow and not asked again.  What only a
+    worker process contains (``os._exit``, monkeypatching) is :mod:`.isolation`'s.  The built-in rulesets are trusted and run directly: an error there is a bug, and it
     propagates.
     """
     return Comparison(scenario, tuple(rulesets), {r.key: _settle(r, scenario) for r in rulesets})
@@ -82,8 +86,16 @@ def compare(scenario: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
 PLUGIN_TIME_LIMIT = 5.0
 #: The environment variable that sets it (the command line's ``--plugin-timeout`` sets it too).
 PLUGIN_TIMEOUT_ENV = "LOOPCOMPARE_PLUGIN_TIMEOUT"
+#: The default time a third-party ruleset may take over a whole run (every scenario, the atlas's
+#: tens of thousands of loops included), in seconds; then it is marked slow and not asked again.
+PLUGIN_BUDGET = 60.0
+#: The environment variable that sets it (the command line's ``--plugin-budget`` sets it too).
+PLUGIN_BUDGET_ENV = "LOOPCOMPARE_PLUGIN_BUDGET"
 
 _time_limit: float | None = None
+_budget: float | None = None
+#: Seconds each plugin (by key) has spent settling in this process.
+_spent: dict[str, float] = {}
 #: Keys of plugins that ran out of time in this process: their thread may still be running, so
 #: they are not asked again (each further scenario would cost the whole limit, and another thread).
 _out_of_time: set[str] = set()
@@ -99,6 +111,35 @@ def set_plugin_time_limit(seconds: float | None) -> None:
     if seconds is not None and not seconds > 0:
         raise ValueError(f"the plugin time limit must be more than 0 seconds, got {seconds!r}")
     _time_limit = seconds
+
+
+def set_plugin_budget(seconds: float | None) -> None:
+    """Set the time a third-party ruleset may take over the whole run (None: back to the default)."""
+    global _budget
+    if seconds is not None and not seconds > 0:
+        raise ValueError(f"the plugin time budget must be more than 0 seconds, got {seconds!r}")
+    _budget = seconds
+
+
+def plugin_budget() -> float:
+    """The time, in seconds, a third-party ruleset may take over the whole run.
+
+    Set by :func:`set_plugin_budget`, else by ``LOOPCOMPARE_PLUGIN_BUDGET``, else 60 seconds.
+    (The atlas gives each of its worker processes an equal share.)
+    """
+    if _budget is not None:
+        return _budget
+    try:
+        value = float(os.environ.get(PLUGIN_BUDGET_ENV, ""))
+    except ValueError:
+        return PLUGIN_BUDGET
+    return value if value > 0 and math.isfinite(value) else PLUGIN_BUDGET
+
+
+def slow_plugins() -> dict[str, float]:
+    """The plugins that used up their time budget in this process: key -> seconds spent."""
+    budget = plugin_budget()
+    return {key: spent for key, spent in sorted(_spent.items()) if spent >= budget}
 
 
 def plugin_time_limit() -> float:
@@ -145,9 +186,27 @@ def _settle_plugin(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
     limit = plugin_time_limit()
     if ruleset.key in _out_of_time:
         return _failed(ruleset, scenario, f"it ran out of time (the limit is {limit:g} s) on an earlier scenario in this run, so it was not asked again")
+    budget = plugin_budget()
+    spent = _spent.get(ruleset.key, 0.0)
+    if spent >= budget:
+        return _failed(
+            ruleset, scenario,
+            f"it is slow: it used up its time budget for this run ({budget:g} s; --plugin-budget, {PLUGIN_BUDGET_ENV}), so it was not asked again",
+        )
+    # Its own copy: whatever the plugin does to the scenario (even through object.__setattr__
+    # on the frozen dataclasses) reaches neither the built-in rulesets nor the report.
+    own = copy.deepcopy(scenario.scenario)
+    started = time.monotonic()
     with _PluginStdout.installed():
-        answer = _PluginThread.of(ruleset).settle(scenario.scenario, limit)
+        answer = _PluginThread.of(ruleset).settle(own, min(limit, budget - spent))
+    _spent[ruleset.key] = spent + (time.monotonic() - started)
     if answer is None:
+        if budget - spent < limit:
+            _spent[ruleset.key] = max(_spent[ruleset.key], budget)  # slow: not asked again
+            return _failed(
+                ruleset, scenario,
+                f"it is slow: it used up its time budget for this run ({budget:g} s; --plugin-budget, {PLUGIN_BUDGET_ENV}) and was abandoned",
+            )
         _out_of_time.add(ruleset.key)
         return _failed(ruleset, scenario, f"it did not finish within the time limit of {limit:g} s (--plugin-timeout, {PLUGIN_TIMEOUT_ENV}) and was abandoned")
     kind, value = answer

@@ -134,7 +134,9 @@ def load(path: str | Path) -> ScenarioFile:
 def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = None) -> ScenarioFile:
     """Validate a scenario from the bytes of a file called ``name`` (``file`` in reports)."""
     if len(raw) > MAX_BYTES:
-        raise ScenarioError(name, "", f"the file is {len(raw):,} bytes; scenario files are limited to {MAX_BYTES:,} bytes")
+        # (a reader that stops after MAX_BYTES + 1 bytes does not know the real size)
+        size = f"over {MAX_BYTES:,} bytes" if len(raw) == MAX_BYTES + 1 else f"{len(raw):,} bytes"
+        raise ScenarioError(name, "", f"the file is {size}; scenario files are limited to {MAX_BYTES:,} bytes")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
     try:
@@ -150,6 +152,14 @@ def parse_bytes(raw: bytes, name: str, scenario_id: str, *, file: str | None = N
         # tomllib parses nested arrays and inline tables recursively.
         raise ScenarioError(name, "", "arrays or inline tables are nested too deeply for the TOML parser; scenario files need at most a few levels") from None
     except (ValueError, MemoryError) as exc:
+        digits = _LONG_DIGITS.search(text)
+        if digits is not None and "digits" in str(exc):
+            # Python's own message suggests sys.set_int_max_str_digits(): say what is wrong instead.
+            count = len(digits.group().replace("_", ""))
+            at = text.count("\n", 0, digits.start()) + 1
+            raise ScenarioError(
+                name, "", f"a number of {count:,} digits; numbers are limited to {MAX_DIGITS:,} digits", line=at
+            ) from None
         raise ScenarioError(name, "", f"is not usable TOML: {exc}") from None
     return _parse(doc, name, scenario_id, file, _Lines(text))
 
@@ -169,7 +179,10 @@ def _parse(doc: Mapping[str, Any], name: str, scenario_id: str, file: str | None
         result = None
     if parser.errors:
         first = parser.errors[0]
-        raise ScenarioError(first.source, first.where, first.message, line=first.line, errors=tuple(parser.errors))
+        errors = tuple(parser.errors)
+        if parser.more:
+            errors += (ScenarioError(name, "", f"and {parser.more:,} more error{'s' if parser.more > 1 else ''} (only the first {MAX_ERRORS} are shown)"),)
+        raise ScenarioError(first.source, first.where, first.message, line=first.line, errors=errors)
     assert result is not None
     return result
 
@@ -245,6 +258,8 @@ class _Parser:
         self.name = name
         self.lines = lines
         self.errors: list[ScenarioError] = []
+        #: Errors found past the first MAX_ERRORS: counted, not kept ("and N more errors").
+        self.more = 0
         self.warnings: list[str] = []
         self.format = 1
         #: [state] names whose entry had an error: declared, so not reported again as undeclared.
@@ -266,8 +281,9 @@ class _Parser:
     def record(self, where: str, message: str) -> None:
         """Record an error and go on."""
         if len(self.errors) >= MAX_ERRORS:
+            self.more += 1
             raise _Stop
-        self.errors.append(ScenarioError(self.name, where, message, line=self.line_of(where)))
+        self.errors.append(ScenarioError(self.name, where, _abbreviated(message), line=self.line_of(where)))
 
     def warn(self, where: str, message: str) -> None:
         """Record a warning (an error in a format 2 file when ``strict_in_2``... see :meth:`either`)."""
@@ -310,8 +326,7 @@ class _Parser:
             try:
                 out.append(check(item))
             except _Stop:
-                if len(self.errors) >= MAX_ERRORS:
-                    raise
+                pass  # (past MAX_ERRORS the rest is still read, to count what is not shown)
         return out
 
     def needs_format_2(self, where: str, what: str) -> None:
@@ -1085,6 +1100,18 @@ def _start_text(start: Any) -> str:
 def _at(section: str, path: str) -> str:
     """How messages name a field: ``step 2: 'by'``, ``[intent]: 'Bob.step'``, ``'title'``."""
     return f"{section}: '{path}'" if section else f"'{path}'"
+
+
+#: A run of digits longer than Python converts to an integer (4,300 characters), underscores allowed.
+_LONG_DIGITS = re.compile(r"\d[\d_]{4300,}")
+#: A number written out in a message: more than 30 digits are shortened.
+_MANY_DIGITS = re.compile(r"\d{31,}")
+
+
+def _abbreviated(message: str) -> str:
+    """A message with every number of more than 30 digits shortened to its first and last
+    digits and its length (a 1,000-digit number is not repeated whole)."""
+    return _MANY_DIGITS.sub(lambda m: f"{m.group()[:12]}...{m.group()[-4:]} ({len(m.group()):,} digits)", message)
 
 
 def _short(value: str) -> str:

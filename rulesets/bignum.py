@@ -28,6 +28,10 @@ _ABSORB = 64
 _ABSORB_DIGITS = 200
 #: log2(10) * MAX_DIGITS, rounded up: a power with more bits than this is surely too large.
 _MAX_BITS = 3_400
+#: The most digits a part (C, D or K) of an expression may have: below the 4,300 digits Python
+#: converts to text at all.
+_TERM_DIGITS = 4_000
+_TERM_BITS = 13_287  # log2(10) * _TERM_DIGITS
 
 
 class TooLarge(ArithmeticError):
@@ -158,13 +162,45 @@ def equal(x: "Huge | int", y: "Huge | int") -> bool:
 
 
 def _root(m: int) -> tuple[int, int]:
-    """(r, e) with r**e == m and e as large as possible (m >= 2)."""
-    best = (m, 1)
-    for e in range(2, m.bit_length() + 1):
-        r = _iroot(m, e)
-        if r >= 2 and r**e == m:
-            best = (r, e)
-    return best
+    """(r, e) with r**e == m and e as large as possible (m >= 2).
+
+    Prime roots are taken while there is one (m = r^(p*q) is a p-th power of r^q), so the
+    work is a few exact roots per prime up to log2(m), each refused cheaply when m is not
+    a power (a multiplier composed over thousands of applications has thousands of bits)."""
+    r, e = m, 1
+    while True:
+        for p in _primes_to(r.bit_length()):
+            root = _exact_root(r, p)
+            if root is not None:
+                r, e = root, e * p
+                break
+        else:
+            return r, e
+
+
+def _primes_to(n: int) -> list[int]:
+    """The primes up to ``n``."""
+    sieve = bytearray([1]) * (n + 1)
+    sieve[:2] = b"\x00" * min(2, n + 1)
+    for i in range(2, math.isqrt(n) + 1):
+        if sieve[i]:
+            sieve[i * i :: i] = bytearray(len(range(i * i, n + 1, i)))
+    return [i for i in range(2, n + 1) if sieve[i]]
+
+
+def _exact_root(m: int, p: int) -> int | None:
+    """The integer r >= 2 with r**p == m, if there is one."""
+    bits = m.bit_length()
+    if bits // p > 30:  # (the float estimate below is exact to well under 1 for roots of up to 31 bits)
+        r = _iroot(m, p)
+    else:
+        # Few bits in the root: its nearest candidate from the logarithm, checked exactly.
+        shift = max(0, bits - 64)
+        log2 = math.log2(m >> shift) + shift
+        r = max(2, round(2 ** (log2 / p)))
+        if pow(r, p, 1 << 64) != m & ((1 << 64) - 1):
+            return None
+    return r if r >= 2 and r**p == m else None
 
 
 def _iroot(n: int, e: int) -> int:
@@ -200,6 +236,10 @@ def _make(c: int, base: int, exponent: int, d: int, k: int) -> "Huge | int":
     while c % base == 0:
         c //= base
         exponent += 1
+    if max(abs(c).bit_length(), abs(d).bit_length(), k.bit_length()) > _TERM_BITS:
+        # Its parts are themselves too long to write (a multiplier composed over thousands of
+        # applications): refused rather than written as an expression longer than any report.
+        raise TooLarge(f"a value whose exact expression would need more than {_TERM_DIGITS:,} digits")
     # (exponent < _MAX_BITS first: a float of an exponent with hundreds of digits overflows)
     if exponent < _MAX_BITS and exponent * math.log2(base) + abs(c).bit_length() < _MAX_BITS:
         value: int = c * base**exponent + d  # exponent >= 0: an int (typeshed says Any for int ** int)

@@ -58,6 +58,12 @@ PLAY_BUDGET = 400_000
 _BLOCK_LENGTHS = (1, 2, 6, 12, 60, 420, 840, 2520)
 
 
+_TOO_IRREGULAR = (
+    "its guards change too irregularly for the closed form (more than "
+    f"{PLAY_BUDGET:,} step applications would have to be played one by one)"
+)
+
+
 class EngineLimit(TooLarge):
     """The loop is outside what the closed form handles (the message says why)."""
 
@@ -630,6 +636,9 @@ class Dynamics:
         self._pending = []
         eliminations: list[Elimination] = []
         budget = PLAY_BUDGET
+        # A step's ``times`` applications are played one by one: the budget is charged for them
+        # *before* a stretch is played, so a stretch too long to play is refused at once.
+        most_times = max(1, max((s.times for s in self.steps), default=1))
         size = self.size
         length_index = 0
         if goal is not None:
@@ -659,22 +668,21 @@ class Dynamics:
             cycle = self.period(st.present, st.retired)
             block_len = cycle * _BLOCK_LENGTHS[length_index] * size
             if upto is not None and upto - st.position < block_len:
+                budget -= (upto - st.position) * most_times
+                if budget < 0:
+                    raise EngineLimit(_TOO_IRREGULAR)
                 event = self._play(st, upto, None, goal)
-                budget -= upto - st.position
                 if event is not None:
                     eliminations += self._take()
                     if event.kind != "elimination":
                         return self._stopped(event, eliminations, st)
                 continue
+            budget -= block_len * most_times
+            if budget < 0:
+                raise EngineLimit(_TOO_IRREGULAR)
             start = st.copy()
             trace = _Trace()
             event = self._play(st, start.position + block_len, trace, goal)
-            budget -= block_len * max(1, max((s.times for s in self.steps), default=1))
-            if budget < 0:
-                raise EngineLimit(
-                    "its guards change too irregularly for the closed form (more than "
-                    f"{PLAY_BUDGET:,} step applications would have to be played one by one)"
-                )
             if event is not None:
                 eliminations += self._take()
                 if event.kind != "elimination":
@@ -682,11 +690,14 @@ class Dynamics:
                 continue
             if st.pointers != start.pointers:
                 continue  # a skipped rotating step moved the cycle: no jump from this block
-            maps = {comp: _compose(fs) for comp, fs in trace.maps.items()}
+            # Every prefix of each component's maps, composed once (a step's ``times`` applications
+            # add one map each: composing each guard's prefix anew would be quadratic in ``times``).
+            prefixes = {comp: _prefixes(fs) for comp, fs in trace.maps.items()}
+            maps = {comp: p[-1] for comp, p in prefixes.items()}
             flip: int | None = None
             for comp, index, extra, bound, at_most, outcome in trace.guards:
                 f = maps.get(comp, IDENTITY)
-                q = _compose(trace.maps.get(comp, [])[:index]).then(extra)
+                q = (prefixes[comp][index] if comp in prefixes else IDENTITY).then(extra)
                 # the first block whose check comes out the other way
                 if at_most:
                     s = first_block(start.values[comp], f, q, bound + 1 if outcome else bound, not outcome)
@@ -888,6 +899,15 @@ def _compose(fs: Sequence[Affine]) -> Affine:
     out = IDENTITY
     for f in fs:
         out = out.then(f)
+    return out
+
+
+def _prefixes(fs: Sequence[Affine]) -> list[Affine]:
+    """``out[i]``: the first ``i`` maps of ``fs`` composed (``out[0]`` the identity), each from
+    the one before: linear in ``len(fs)``."""
+    out = [IDENTITY]
+    for f in fs:
+        out.append(out[-1].then(f))
     return out
 
 

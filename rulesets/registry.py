@@ -147,6 +147,11 @@ def _moved(exc: BaseException) -> str:
 #: Loads a plugin's entry point: whatever the plugin's module holds under that name.
 Loader = Callable[[], object]
 
+#: How third-party entry points are loaded when not in this process: set by
+#: ``loopcompare.comparator.isolation`` (``--isolate-plugins``) to start a worker process per
+#: plugin and load a stand-in; None: imported here.
+isolate: Callable[[metadata.EntryPoint], Loader] | None = None
+
 
 def build(entries: Iterable[tuple[str, Loader]]) -> Registry:
     """A registry from (name, loader) pairs, where ``loader()`` returns a ruleset class.
@@ -212,5 +217,5 @@ def registry() -> Registry:
     # Built-ins first, so a plugin can never take a built-in key or alias away from them.
     builtin_targets = set(BUILTIN.values())
     entries += [(ep.name, ep.load) for ep in points if ep.value in builtin_targets]
-    entries += [(ep.name, ep.load) for ep in points if ep.value not in builtin_targets]
+    entries += [(ep.name, isolate(ep) if isolate else ep.load) for ep in points if ep.value not in builtin_targets]
     return build(entries)

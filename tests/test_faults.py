@@ -634,11 +634,11 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _start_atlas(wait: float = 1.0, **kwargs):
-    """The atlas on two workers, once both exist and ``wait`` seconds later (0: while they may
-    still be starting up)."""
+def _start_atlas(wait: float = 1.0, *more: str, **kwargs):
+    """The atlas on two workers (with ``more`` arguments), once both exist and ``wait`` seconds
+    later (0: while they may still be starting up)."""
     process = subprocess.Popen(
-        [sys.executable, "-m", "loopcompare", "atlas", "-j", "2", "-f", "json"],
+        [sys.executable, "-m", "loopcompare", "atlas", "-j", "2", "-f", "json", *more],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
@@ -800,3 +800,127 @@ def test_any_input_gives_a_clean_error_or_a_clean_report_at_length(request):
 
     run = settings(max_examples=5000, deadline=None, database=None, suppress_health_check=list(HealthCheck))(given(any_input())(clean_error_or_clean_report))
     run()
+
+
+# --- Ctrl-C: exit 130, nothing half-made (issue 30) ---------------------------------------------
+
+
+def _interrupted(args: list[str], after: float) -> subprocess.CompletedProcess[str]:
+    """Run loopcompare, press Ctrl-C (SIGINT to its process group, as a terminal does) after
+    ``after`` seconds, and wait for it."""
+    process = subprocess.Popen([sys.executable, "-m", "loopcompare", *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    time.sleep(after)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=120)
+    return subprocess.CompletedProcess(process.args, process.returncode, out, err)
+
+
+@needs_proc
+def test_ctrl_c_in_the_atlas_exits_130_and_leaves_no_examples_folder(tmp_path):
+    folder = tmp_path / "examples" / "deeper"
+    process, _ = _start_atlas(1.0, "--examples", str(folder), start_new_session=True)
+    assert folder.is_dir()  # made before the work, so that an unwritable one is refused first
+    os.killpg(process.pid, signal.SIGINT)
+    try:
+        out, err = process.communicate(timeout=10)
+    except subprocess.TimeoutExpired:  # lost while the workers started (atlas._hold_signals): again
+        os.killpg(process.pid, signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    assert process.returncode == 130, (process.returncode, err[-500:])
+    assert "Traceback" not in err and "interrupted" in err
+    assert out == ""
+    assert not (tmp_path / "examples").exists(), "the interrupted atlas left its --examples folder behind"
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs process groups")
+def test_ctrl_c_in_the_gallery_exits_130_and_writes_nothing(tmp_path):
+    folder = tmp_path / "gallery"
+    result = _interrupted(["gallery", "--dir", str(folder)], after=2.0)
+    assert result.returncode == 130, (result.returncode, result.stderr[-500:])
+    assert "Traceback" not in result.stderr
+    assert not folder.exists()
+
+
+def test_ctrl_c_in_any_command_exits_130(monkeypatch):
+    from loopcompare.comparator import cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_scenarios", interrupted)
+    for command in ("compare", "check", "timeline"):
+        result = invoke(command, "flying")
+        assert result.exit_code == 130, (command, result.exit_code, result.output)
+        assert "interrupted" in result.stderr
+
+
+def test_ctrl_c_while_files_are_written_is_held_until_every_one_is_written(tmp_path):
+    from loopcompare.comparator.interrupts import held_interrupt
+
+    written = []
+    with pytest.raises(KeyboardInterrupt):
+        with held_interrupt():
+            written.append(1)
+            os.kill(os.getpid(), signal.SIGINT)
+            written.append(2)  # reached: the interrupt waits for the block to end
+    assert written == [1, 2]
+
+
+def test_a_folder_made_for_output_goes_again_when_the_command_fails(tmp_path):
+    from loopcompare.comparator.interrupts import new_folder
+
+    with pytest.raises(KeyboardInterrupt):
+        with new_folder(tmp_path / "a" / "b"):
+            raise KeyboardInterrupt
+    assert list(tmp_path.iterdir()) == []
+    existing = tmp_path / "kept"
+    existing.mkdir()
+    with pytest.raises(RuntimeError):
+        with new_folder(existing / "new"):
+            raise RuntimeError
+    assert existing.is_dir() and list(existing.iterdir()) == []
+
+
+# --- messages (issue 30, item 4) ------------------------------------------------------------------
+
+
+def test_errors_past_the_cap_are_counted_not_dropped(tmp_path):
+    steps = "".join(f'[[step]]\nby = "Z{i}"\ndoes = "x"\n' for i in range(80))
+    path = tmp_path / "many.toml"
+    path.write_text('title = "t"\nplayers = ["A", "B"]\n' + steps, encoding="utf-8")
+    result = invoke("validate", path)
+    assert_clean_exit(result, 2)
+    assert "many.toml: and 30 more errors (only the first 50 are shown)" in result.stderr
+
+
+def test_an_oversized_stream_is_called_by_its_real_size():
+    result = subprocess.run(
+        [sys.executable, "-m", "loopcompare", "validate", "-"], input=b"#" * 5_000_000, capture_output=True, timeout=120
+    )
+    assert result.returncode == 2
+    assert b"<stdin>: is 5,000,000 bytes; scenario files are limited to 1,048,576 bytes" in result.stderr
+
+
+def test_a_number_of_thousands_of_digits_gets_a_message_with_its_line(tmp_path):
+    path = tmp_path / "digits.toml"
+    path.write_text('title = "t"\nplayers = ["A", "B"]\n[state]\nn = ' + "9" * 5000 + '\n[[step]]\nby = "A"\ndoes = "x"\n', encoding="utf-8")
+    result = invoke("validate", path)
+    assert_clean_exit(result, 2)
+    assert "digits.toml: line 4: a number of 5,000 digits; numbers are limited to 1,000 digits" in result.stderr
+    assert "set_int_max_str_digits" not in result.stderr
+
+
+def test_a_long_number_in_a_message_is_abbreviated(tmp_path):
+    path = tmp_path / "times.toml"
+    path.write_text('format = 2\ntitle = "t"\nplayers = ["A", "B"]\n[[step]]\nby = "A"\ndoes = "x"\ntimes = ' + "9" * 1000 + "\n", encoding="utf-8")
+    result = invoke("validate", path)
+    assert_clean_exit(result, 2)
+    assert "got 999999999999...9999 (1,000 digits)" in result.stderr
+    assert "9" * 100 not in result.stderr
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_sources_names_the_path_as_given():
+    result = invoke("sources", "/dev/zero")
+    assert_clean_exit(result, 2)
+    assert "/dev/zero: larger than" in result.stderr

@@ -89,9 +89,10 @@ def with_bad_steps(count: int) -> str:
 
 def test_at_most_50_errors_are_reported_for_one_file():
     error = refused(with_bad_steps(60))
-    assert len(error.errors) == 50
-    assert len(str(error).splitlines()) == 50
-    assert error.errors[0].where == "step 2: 'by'" and error.errors[-1].where == "step 51: 'by'"
+    assert len(error.errors) == 51  # the 50 first, then how many more (issue 30)
+    assert len(str(error).splitlines()) == 51
+    assert error.errors[0].where == "step 2: 'by'" and error.errors[49].where == "step 51: 'by'"
+    assert error.errors[-1].message == "and 10 more errors (only the first 50 are shown)"
 
 
 def test_49_and_50_errors_are_all_reported():
@@ -147,6 +148,7 @@ def test_at_most_50_errors_even_from_one_table():
     # Every unknown key of a table is reported before the table is abandoned: the cap holds there too.
     keys = "".join(f"unknown{i} = 1\n" for i in range(60))
     error = refused(PLAIN + keys)
-    assert len(error.errors) == 50
+    assert len(error.errors) == 51
     # Sorted as text: unknown0, unknown1, unknown10..19, unknown2, ..., unknown5, unknown50..53 is 50.
-    assert error.errors[-1].where == "step 1: 'unknown53'"
+    assert error.errors[49].where == "step 1: 'unknown53'"
+    assert error.errors[-1].message.startswith("and ") and "more error" in error.errors[-1].message
