@@ -17,6 +17,7 @@ from typing import Any, Iterator, Mapping, Sequence, TextIO
 
 from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario, bignum
 
+from . import metadata
 from .loader import ScenarioFile
 
 
@@ -58,7 +59,7 @@ class Comparison:
     def to_json(self) -> dict[str, Any]:
         """docs/FORMAT.md's comparison object."""
         return {
-            "scenario": {"id": self.scenario.id, "title": self.scenario.scenario.title, "file": self.scenario.file},
+            "scenario": {"id": self.scenario.id, "title": self.scenario.scenario.title, "file": self.scenario.file, **metadata.to_json(self.scenario.scenario)},
             "rulesets": [{"key": r.key, "name": r.name, "effective": r.effective} for r in self.rulesets],
             "outcomes": {r.key: self.outcomes[r.key].to_json() for r in self.rulesets},
             "differences": list(self.differences),

@@ -33,6 +33,7 @@ from loopcompare.rulesets.outcome import EXPECT_KEYS_FORMAT_1, EXPECT_KEYS_FORMA
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 from loopcompare.rulesets.scenario import End, EndsLoop, Goal, Limits, Target
 
+from . import metadata
 from .controls import visible
 
 #: Bounds that keep loading and settling cheap whatever the input (see docs/SCENARIOS.md, "Limits").
@@ -45,7 +46,7 @@ MAX_KEY_PARTS = 32
 MAX_TIMES = 10_000
 MAX_ERRORS = 50
 
-_TOP_KEYS = {"format", "title", "description", "source", "tags", "players", "active", "state", "step", "loop", "breaker", "intent", "expect", "end"}
+_TOP_KEYS = {"format", "title", "description", "source", "tags", "players", "active", "state", "step", "loop", "breaker", "intent", "expect", "end", "oracle", "ruling", "simplified"}
 _STEP_KEYS_1 = {"by", "does", "optional", "choice", "hidden", "random", "conditional", "set", "add", "unless"}
 _STEP_KEYS_2 = {"mul", "requires", "times", "target", "sustains", "alternative", "ends_loop", "turn"}
 _LOOP_KEYS_1 = {"independent", "spans_turns", "meaningful_change", "shortcut_before", "ends_when", "ends_with"}
@@ -248,7 +249,7 @@ class _Stop(Exception):
 
 
 # Where a message names a field, and the TOML table and key it comes from.
-_WHERE = re.compile(r"^(?:(step|breaker|end) (\d+)|\[(state|loop|intent)\]|\[expect\.([^\]]+)\]|'(players|state|step|intent|expect|loop|breaker|end)'.*)?(?:: )?(?:'([^'.]+)[^']*')?")
+_WHERE = re.compile(r"^(?:(step|breaker|end|oracle|ruling) (\d+)|\[(state|loop|intent)\]|\[expect\.([^\]]+)\]|'(players|state|step|intent|expect|loop|breaker|end|oracle|ruling)'.*)?(?:: )?(?:'([^'.]+)[^']*')?")
 
 
 class _Parser:
@@ -430,6 +431,7 @@ class _Parser:
         except _Stop:
             pass
         header = self.each([doc], self.header)
+        oracle, rulings, simplified = metadata.parse(self, doc)
         players = self.players(doc)  # nothing else can be checked without the players
         active = players[0]
         if "active" in doc:
@@ -462,6 +464,9 @@ class _Parser:
             limits=limits,
             entry_limits=self.entry_limits,
             ends=ends,
+            oracle=oracle,
+            rulings=rulings,
+            simplified=simplified,
         )
         self.each([scenario], self.whole)
         expect = self.expectations(doc.get("expect", {}), scenario)
@@ -1152,6 +1157,7 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
         doc["source"] = scenario.source
     if scenario.tags:
         doc["tags"] = list(scenario.tags)
+    metadata.to_document(scenario, doc)
     doc["players"] = list(scenario.players)
     if scenario.active and scenario.players and scenario.active != scenario.players[0]:
         doc["active"] = scenario.active

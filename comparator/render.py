@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from .compare import Comparison
 from .controls import json_escaped, visible
-from .report import ComparisonView, Report
+from .report import ComparisonView, Report, ScenarioView
 
 if TYPE_CHECKING:  # imported where used, so that a markdown report loads neither jinja2 nor the atlas
     from jinja2 import Environment
@@ -102,6 +102,7 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
     if sc.tags:
         facts.append("*Tags:* " + ", ".join(md(t) for t in sc.tags))
     out.append("  \n".join(facts) + "\n")
+    _markdown_cards_and_rulings(sc, h, out)
 
     out.append(f"{h}# The loop\n")
     out.append(f"**Players, in turn order:** {md(sc.players)}\n")
@@ -145,6 +146,30 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
             if section.sources:
                 out.append("**Sources:**\n")
                 out.append("\n".join(f"- {md(name)}: {md(line)}" for name, line in section.sources) + "\n")
+
+
+def _markdown_cards_and_rulings(sc: ScenarioView, h: str, out: list[str]) -> None:
+    """The file's [[oracle]], [[ruling]] and ``simplified``, briefly (every word escaped; only the
+    renderer's own labels are in bold)."""
+    if not (sc.oracle or sc.rulings or sc.simplified):
+        return
+    out.append(f"{h}# Cards and rulings\n")
+    if sc.oracle:
+        cards = "\n".join(f"- {md(o.name)}: {_md_lines(o.text)} (Oracle text read {md(o.date)}, {md(o.source)})" for o in sc.oracle)
+        out.append("**Cards (Oracle text):**\n\n" + cards + "\n")
+    if sc.rulings:
+        lines = []
+        for r in sc.rulings:
+            by = f", {md(r.author)}" if r.author else ""
+            lines.append(f"- {md(r.title)}{by}, {md(r.date)}, speaks to {md(', '.join(r.eras))}: \u201c{md(r.quote)}\u201d {md(r.source)}")
+        out.append("**Rulings:**\n\n" + "\n".join(lines) + "\n")
+    if sc.simplified:
+        out.append(f"**Simplified:** {md(sc.simplified)}\n")
+
+
+def _md_lines(text: str) -> str:
+    """Text of several lines inside a list item: each line escaped, hard line breaks between."""
+    return "  \n  ".join(md(line) for line in text.splitlines() if line.strip())
 
 
 def markdown(report: Report, *, mermaid: bool = False) -> str:

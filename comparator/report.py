@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from loopcompare.rulesets import UNBOUNDED, Result, Ruleset
 from loopcompare.rulesets.history import period_in_words
 from loopcompare.rulesets.outcome import FIELD_LABELS, FIELDS_BY_NAME
-from loopcompare.rulesets.scenario import Limits, LoopFlags, Scenario, Step
+from loopcompare.rulesets.scenario import Limits, LoopFlags, OracleText, Ruling, Scenario, Step
 
 from .compare import Comparison
 from .diagram import Diagram
@@ -72,6 +72,12 @@ class ScenarioView:
     intents: tuple[tuple[str, str], ...]
     breakers: tuple[tuple[str, str], ...]
     loop: tuple[str, ...]
+    oracle: tuple[OracleText, ...] = ()
+    """The cards and their Oracle text ([[oracle]]), as the file quotes them."""
+    rulings: tuple[Ruling, ...] = ()
+    """The rulings that decide the loop in some era ([[ruling]])."""
+    simplified: str = ""
+    """What the file had to simplify, if anything."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +222,9 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
         intents=intents,
         breakers=breakers,
         loop=_loop(sc.loop) + _ends(sc),
+        oracle=sc.oracle,
+        rulings=sc.rulings,
+        simplified=sc.simplified,
     )
 
 

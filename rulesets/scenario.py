@@ -269,6 +269,34 @@ class CutPoint:
 
 
 @dataclass(frozen=True)
+class OracleText:
+    """A card the loop uses, with its Oracle text as read on ``date`` from ``source`` (descriptive)."""
+
+    name: str
+    text: str
+    date: str
+    """When the text was read (or was in force), ``YYYY-MM-DD``."""
+    source: str
+    """Where it was read: a public address, or a repository path and commit."""
+
+
+@dataclass(frozen=True)
+class Ruling:
+    """A published ruling or article that decides the loop in some era (descriptive)."""
+
+    source: str
+    """Its address."""
+    title: str
+    date: str
+    """``YYYY-MM-DD``."""
+    quote: str
+    """The sentence that decides it, quoted."""
+    eras: tuple[str, ...]
+    """The ruleset keys it speaks to."""
+    author: str = ""
+
+
+@dataclass(frozen=True)
 class Scenario:
     """One loop: players in turn order, the active player, one iteration's steps, and intents."""
 
@@ -294,6 +322,13 @@ class Scenario:
     (``library = { Bob = { start = 20, min = 0 } }``)."""
     ends: tuple[End, ...] = ()
     """The ``[[end]]`` tables, in file order (format 2)."""
+    # --- descriptive metadata, in every format (the library's cards, rulings and simplifications) ---
+    oracle: tuple[OracleText, ...] = ()
+    """The ``[[oracle]]`` tables: the cards and their Oracle text, in file order."""
+    rulings: tuple[Ruling, ...] = ()
+    """The ``[[ruling]]`` tables, in file order."""
+    simplified: str = ""
+    """What the file had to simplify to say the loop in its format (empty: nothing)."""
 
     def __post_init__(self) -> None:
         if not self.active:

@@ -14,6 +14,7 @@ from loopcompare.comparator.loader import load
 from loopcompare.rulesets import registry
 
 from conftest import ACCEPTANCE
+from library_known_wrong import KNOWN_WRONG
 
 ACCEPTANCE_FORMAT2 = ACCEPTANCE.parent / "acceptance-format2"
 ACCEPTANCE_FILES = sorted(ACCEPTANCE.glob("*.toml")) + sorted(ACCEPTANCE_FORMAT2.glob("*.toml"))
@@ -38,9 +39,15 @@ def test_acceptance_cases_are_found_when_shared_is_present():
         assert len(ACCEPTANCE_FILES) >= 12 + (8 if ACCEPTANCE_FORMAT2.is_dir() else 0)
 
 
-@pytest.mark.parametrize("name", names())
+@pytest.mark.parametrize("name", [n if n not in KNOWN_WRONG else pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_WRONG[n], strict=True)) for n in names()])
 def test_builtin_scenario_meets_its_expectations(name):
-    _assert_expectations(load_builtin(name))
+    sf = load_builtin(name)
+    if not sf.expect and sf.scenario.oracle:
+        # A real loop no published ruling decides pins nothing (docs/LIBRARY.md); its outcomes
+        # are checked to settle by tests/test_library_entries.py.
+        assert "computed" in sf.scenario.description
+        return
+    _assert_expectations(sf)
 
 
 def test_library_includes_every_acceptance_case():

@@ -19,9 +19,10 @@ from loopcompare.rulesets.base import Decision, Source, Stop
 from loopcompare.rulesets.history import AsOf, Numbering
 from loopcompare.rulesets.outcome import Elimination, Outcome, OutcomeField
 from loopcompare.rulesets.registry import PluginProblem
+from loopcompare.rulesets.scenario import OracleText, Ruling
 from loopcompare.rulesets.texts import Document
 
-VALUE_RECORDS = [Decision, Stop, Source, Elimination, OutcomeField, Outcome, Numbering, AsOf, PluginProblem, Document, ScenarioFile]
+VALUE_RECORDS = [Decision, Stop, Source, Elimination, OutcomeField, Outcome, Numbering, AsOf, PluginProblem, Document, ScenarioFile, OracleText, Ruling]
 
 
 @pytest.mark.parametrize("cls", VALUE_RECORDS, ids=lambda c: c.__name__)

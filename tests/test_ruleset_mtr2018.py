@@ -238,7 +238,10 @@ def test_acceptance_cases_give_what_is_expected_of_the_current_mtr(path):
 
 
 CHOICELESS = [load_builtin(n) for n in names()]
-CHOICELESS = [sf for sf in CHOICELESS if not any(s.choice for s in sf.scenario.steps)]
+# The choices paragraph also holds the hidden-information sentence ("If the choice involves hidden
+# information, a judge may be needed"), which a hidden breaker sets under the current text only
+# (FORMAT item 10): loops with one are left out too.
+CHOICELESS = [sf for sf in CHOICELESS if not any(s.choice for s in sf.scenario.steps) and not any(b.hidden for b in sf.scenario.breakers)]
 
 
 @pytest.mark.parametrize("sf", CHOICELESS, ids=[sf.id for sf in CHOICELESS])
