@@ -5,7 +5,7 @@ and tests/test_acceptance.py, whose checks of these entries are expected failure
 from __future__ import annotations
 
 KNOWN_WRONG: dict[str, str] = {
-    'torment-of-hailfire-two-opponents': 'FORMAT item 18 (nobody loses inside a resolution) is not implemented: the engine eliminates Bob and Carol mid-resolution and stops at the ninth repetition',
-    'torment-of-hailfire-three-opponents': 'FORMAT item 18 (nobody loses inside a resolution) is not implemented: the engine eliminates Bob and Carol mid-resolution, so their life totals stop at -1 and -2',
-    'bloodchief-ascension-mindcrank-four-players': "FORMAT item 20 (a step whose targets have all left the game ends the loop) is not implemented: after Bob leaves, the engine runs the Ascension's step on until Bob's library is empty",
+    "torment-of-hailfire-two-opponents": "FORMAT item 18 (nobody loses inside a resolution) is not implemented: the engine eliminates Bob and Carol mid-resolution and stops at the ninth repetition",
+    "torment-of-hailfire-three-opponents": "FORMAT item 18 (nobody loses inside a resolution) is not implemented: the engine eliminates Bob and Carol mid-resolution, so their life totals stop at -1 and -2",
+    "bloodchief-ascension-mindcrank-four-players": "FORMAT item 20 (a step whose targets have all left the game ends the loop) is not implemented: after Bob leaves, the engine runs the Ascension's step on until Bob's library is empty",
 }
