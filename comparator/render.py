@@ -149,17 +149,19 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
 
 
 def _markdown_cards_and_rulings(sc: ScenarioView, h: str, out: list[str]) -> None:
-    """The file's [[oracle]], [[ruling]] and ``simplified``, briefly (every word escaped)."""
+    """The file's [[oracle]], [[ruling]] and ``simplified``, briefly (every word escaped; only the
+    renderer's own labels are in bold)."""
     if not (sc.oracle or sc.rulings or sc.simplified):
         return
     out.append(f"{h}# Cards and rulings\n")
     if sc.oracle:
-        out.append("\n".join(f"- **{md(o.name)}**: {_md_lines(o.text)} *(Oracle text read {md(o.date)}, {md(o.source)})*" for o in sc.oracle) + "\n")
+        cards = "\n".join(f"- {md(o.name)}: {_md_lines(o.text)} (Oracle text read {md(o.date)}, {md(o.source)})" for o in sc.oracle)
+        out.append("**Cards (Oracle text):**\n\n" + cards + "\n")
     if sc.rulings:
         lines = []
         for r in sc.rulings:
-            by = f"{md(r.author)}, " if r.author else ""
-            lines.append(f"- *{md(r.title)}* ({by}{md(r.date)}; speaks to {md(', '.join(r.eras))}): \u201c{md(r.quote)}\u201d {md(r.source)}")
+            by = f", {md(r.author)}" if r.author else ""
+            lines.append(f"- {md(r.title)}{by}, {md(r.date)}, speaks to {md(', '.join(r.eras))}: \u201c{md(r.quote)}\u201d {md(r.source)}")
         out.append("**Rulings:**\n\n" + "\n".join(lines) + "\n")
     if sc.simplified:
         out.append(f"**Simplified:** {md(sc.simplified)}\n")
