@@ -168,9 +168,8 @@ def test_the_reports_show_them_escaped():
     report = build(comparisons)
     md = markdown(report)
     assert "## Cards and rulings" in md
-    assert "**\\<script\\>x\\</script\\> \\*Pestermite\\***: Flash  \n  Flying" in md
-    assert "\u201cThe loop is a draw.\u201d https://example.invalid/ruling" in md
-    assert "speaks to cr-2004, mtr-current" in md
+    assert "**Cards (Oracle text):**\n\n- \\<script\\>x\\</script\\> \\*Pestermite\\*: Flash  \n  Flying" in md
+    assert "- A ruling, \\<b\\>judge\\</b\\>, 2013-02-01, speaks to cr-2004, mtr-current: \u201cThe loop is a draw.\u201d https://example.invalid/ruling" in md
     assert "**Simplified:** \\# not a heading" in md
     page = html(report)
     assert "<script>x" not in page and "&lt;script&gt;x&lt;/script&gt; *Pestermite*" in page

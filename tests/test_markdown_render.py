@@ -70,6 +70,9 @@ FIXED_STRONG = {
     "Notes (where the text is silent or ambiguous):",
     "Rules quoted:",
     "Sources:",
+    "Cards (Oracle text):",
+    "Rulings:",
+    "Simplified:",
     "Where the texts are silent or ambiguous:",
 } | {f"{DIFFERS} {label}" for label in LABELS.values()}
 RULE_KEY = re.compile(r"(?:CR |MTR )?\d+(?:\.\d+[a-z]?)?(?: \u00b6\d+)?|G\.21(?:\.[A-Za-z0-9]+)*")

@@ -21,7 +21,7 @@ from loopcompare.rulesets.scenario import Goal
 #: Every dataclass of the scenario model, and the engine's value types.
 MODEL = [getattr(scenario_module, name) for name in (
     "Unless", "Step", "Target", "EndsLoop", "Limits", "End", "EndsWhen", "LoopFlags", "Breaker",
-    "Goal", "Intent", "CutPoint", "Scenario", "_Affine",
+    "Goal", "Intent", "CutPoint", "Scenario", "_Affine", "OracleText", "Ruling",
 )] + [getattr(dynamics_module, name) for name in ("Affine", "Event", "Elimination")]
 
 
