@@ -67,13 +67,8 @@ def test_a_real_loop_pins_only_what_its_rulings_decide(name):
         assert card.source.startswith(("https://", "http://")), f"{name}: {card.name}'s Oracle text needs a public address"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="defect: inside one resolution a chooser-sustained repetition with a random step is settled as "
-    "deterministic (shortcut in every era); FORMAT item 16 says random keeps its meaning there, so the MTR's "
-    "'Non-deterministic loops ... may not be shortcut' (no_shortcut) and G.21's Note (unspecified) should apply, "
-    "as they do at priority",
-)
+# FORMAT item 16: a random repetition a chooser keeps going inside one resolution is settled as
+# the same loop at priority would be (it was a shortcut in every era before issue 22).
 @pytest.mark.parametrize("era", ["summary-1998", "mtr-2018", "mtr-current"])
 def test_ad_nauseams_random_reveals_count_inside_the_resolution(era):
     import dataclasses
