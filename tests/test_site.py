@@ -37,7 +37,6 @@ from loopcompare.comparator import cli
 from loopcompare.comparator import site as sites
 from loopcompare.comparator.loader import parse_bytes
 
-from conftest import ROOT
 from test_browser import _CANARY, _MEASURE, LOCAL_VNU, _missing, _parse
 
 # A loop only the tests add: a card name and a tag found nowhere else in the library (so search
@@ -81,7 +80,6 @@ EXTRA = textwrap.dedent(
 ).encode("utf-8")
 EXTRA_ID = "zz-test-only"
 CARD, TAG = "Quixotic Wombatrix", "zz test-only tag"
-REQUIRE = os.environ.get("LOOPCOMPARE_REQUIRE_BROWSER", "") not in ("", "0")
 
 
 def _files():
