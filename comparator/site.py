@@ -122,6 +122,13 @@ def _link(text: str) -> tuple[str, str] | None:
     return (m.group(1), text) if m else None
 
 
+def _shorten(text: str, limit: int) -> str:
+    """The text cut at a word to at most ``limit`` characters, with an ellipsis if cut."""
+    if len(text) <= limit:
+        return text
+    return text[:limit].rsplit(" ", 1)[0].rstrip(" ,;:") + "\u2026"
+
+
 def _era_anchor(key: str) -> str:
     return re.sub(r"[^A-Za-z0-9_-]", "-", key)
 
@@ -338,7 +345,7 @@ class _Site:
                     "title": sc.title,
                     "cards": [o.name for o in sc.oracle],
                     "tags": list(sc.tags),
-                    "summary": sc.description[:240],
+                    "summary": _shorten(sc.description, 240),
                     # What the script compares: folded (lower case, no accents), one line each.
                     "f": {"title": _fold(sc.title + " " + lp.id), "cards": _fold(" ".join(o.name for o in sc.oracle)), "tags": _fold(" | ".join(sc.tags)), "text": _fold(text)},
                 }
