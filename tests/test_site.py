@@ -488,3 +488,13 @@ def test_a_loop_page_prints_in_a_few_pages(site, browse, tmp_path):
     browse(tmp_path, (site / "loops" / "flying-relents.html").as_uri(), "--no-pdf-header-footer", f"--print-to-pdf={pdf}")
     pages = max(int(n) for n in re.findall(rb"/Count (\d+)", pdf.read_bytes()))
     assert 1 <= pages <= 8, pages
+
+
+def test_the_gallery_readme_links_every_report():
+    # reports/README.md is what GitHub shows for the folder: every report and timeline linked.
+    files = cli.gallery_files()
+    readme = files["README.md"]
+    linked = set(re.findall(r"\]\(([^)]+)\)", readme))
+    wanted = {name for name in files if name.endswith((".md", ".html")) and name != "README.md"}
+    assert wanted <= linked, sorted(wanted - linked)[:10]
+    assert all(target in files for target in linked), sorted(linked - set(files))[:10]
