@@ -877,6 +877,9 @@ def gallery_files(progress: bool = False) -> dict[str, str]:
         see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
         links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
         files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also)
+    from .site import readme
+
+    files["README.md"] = readme(files)  # GitHub shows it as the folder's entry page
     return dict(sorted(files.items()))
 
 
@@ -944,6 +947,52 @@ def _refuse_foreign_folder(root: Path) -> None:
         f"{root}: is not empty and is not a loopcompare gallery (it has no {GALLERY_MARKER} file), "
         "so its files could be overwritten; choose a new or empty folder, or use --force"
     )
+
+
+# --- the static site (comparator/site.py) ----------------------------------------------------------
+
+#: The file that marks a folder as a loopcompare site, which ``site`` may rewrite.
+SITE_MARKER = ".loopcompare-site"
+
+
+@main.command()
+@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@click.option("--base-url", default="", metavar="URL", help="Where the site will be published (makes permalinks and citations absolute).")
+@click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a site (same-named files are replaced).")
+def site(folder: str, base_url: str, force: bool) -> None:
+    """Build the static site into DIR: a page per loop, era and amendment, the index, search,
+    the history and the atlas; open DIR/index.html (no server needed)."""
+    from . import site as sites
+
+    root = Path(folder)
+    try:
+        foreign = root.is_dir() and not (root / SITE_MARKER).is_file() and next(root.iterdir(), None) is not None
+    except OSError as exc:
+        raise InputError(f"{root}: can't read the folder: {exc.strerror or exc}") from None
+    if foreign and not force:
+        raise InputError(f"{root}: is not empty and is not a loopcompare site (it has no {SITE_MARKER} file); choose a new or empty folder, or use --force")
+    eras = _builtin_eras()
+    library = sites.library_files()
+    files = sites.build(
+        library,
+        eras,
+        _eras_atlas(progress=True),
+        _mission_atlas(),
+        base_url=base_url,
+    )
+    files[SITE_MARKER] = "This folder is a loopcompare site: 'loopcompare site FOLDER' rewrites its files.\n"
+    for folder_needed in sorted({(root / name).parent for name in files}):
+        try:
+            folder_needed.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise InputError(f"{folder_needed}: can't create the folder: {exc.strerror or exc}") from None
+    changed = 0
+    for name, text in files.items():
+        target = root / name
+        if not target.is_file() or target.read_bytes() != text.encode("utf-8"):
+            _emit(text, str(target))
+            changed += 1
+    click.echo(f"wrote {changed} of {len(files)} site files in {root}; open {root / 'index.html'}")
 
 
 install(main)  # examples in every --help; --color, --no-pager, -v (comparator/conventions.py)

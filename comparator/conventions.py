@@ -81,6 +81,10 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("loopcompare timeline flying-relents", "when did this loop's outcome change, era by era?"),
         ("loopcompare timeline my-loop.toml -o timeline.html", "as an HTML page"),
     ),
+    "site": (
+        ("loopcompare site site/", "build the reference site into site/; open site/index.html"),
+        ("loopcompare site site/ --base-url https://example.org/loops/", "absolute permalinks and citations for a host"),
+    ),
     "check": (
         ("loopcompare check my-loop.toml", "exit 1 if an [expect] block no longer holds"),
         ("loopcompare check --fill my-loop.toml", "write the [expect] blocks from today's outcomes"),

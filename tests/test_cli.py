@@ -430,7 +430,7 @@ def test_gallery_writes_every_format_and_the_index_then_checks(tmp_path):
     result = run("gallery", "--dir", str(folder))
     assert_clean_exit(result, 0)
     names = library.names()
-    expected = {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")} | {"index.md", "index.html", "timelines", "atlas.md", "atlas.html", "atlas.json", "history.md", "history.html", "history.json", ".loopcompare-gallery"}
+    expected = {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")} | {"index.md", "index.html", "timelines", "atlas.md", "atlas.html", "atlas.json", "history.md", "history.html", "history.json", "README.md", ".loopcompare-gallery"}
     assert {p.name for p in folder.iterdir()} == expected
     assert {p.name for p in (folder / "timelines").iterdir()} == {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")}
     _assert_self_contained((folder / "index.html").read_text(encoding="utf-8"))
