@@ -646,7 +646,10 @@ class _Parser:
         if step.hidden and not (step.optional or step.choice) and step.ends_loop is None:
             self.either(_at(where, "hidden"), "is on a step that is neither optional nor a choice: there is no hidden choice to make")
         if step.unless is not None and step.unless.by == step.by:
-            self.either(_at(where, "unless.by"), f"is {step.by}, who controls the step itself; 'unless' is another player's way to stop the effect. A cost the step's own controller pays to keep the loop going is an optional step: write 'optional = true' on it (with 'requires' and 'add' for the cost)")
+            self.either(_at(where, "unless.by"), (
+                f"is {step.by}, who controls the step itself; 'unless' is another player's way to stop the effect. A cost the step's own "
+                "controller pays to keep the loop going is an optional step: write 'optional = true' on it (with 'requires' and 'add' for the cost)"
+            ))
         if not step.sustains and not step.optional:
             self.record(_at(where, "sustains"), "false marks an optional side benefit; this step is mandatory")
         if step.ends_loop is not None and not (step.random or step.hidden or step.ends_loop.hidden):
