@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from loopcompare.rulesets import Ruleset
 from loopcompare.rulesets import history as rule_history
+from loopcompare.rulesets.citations import Stamp
 
 from . import atlas as atlases
 from .compare import Comparison, compare
@@ -745,8 +746,8 @@ def html(history: History, figure: Figure | None = loop_figure) -> str:
     )
 
 
-def to_json(history: History) -> str:
-    """The history as JSON (``loopcompare/history/1``)."""
+def to_json(history: History, made: Stamp | None = None) -> str:
+    """The history as JSON (``loopcompare/history/1``), with ``made`` under ``"stamp"``."""
     total = history.atlas.total
     lines: list[dict[str, Any]] = []
     for line in history.lines:
@@ -808,17 +809,24 @@ def to_json(history: History) -> str:
         },
         "lines": lines,
     }
+    if made is not None:
+        doc["stamp"] = made.json()
     from .render import _json
 
     return _json(doc)  # (every JSON document passes there: control characters as \u escapes)
 
 
-def render(history: History, fmt: str, figure: Figure | None = loop_figure) -> str:
+def render(history: History, fmt: str, figure: Figure | None = loop_figure, command: str | None = None) -> str:
     """The history in one format: ``md``, ``html`` or ``json``.
 
     ``figure`` draws each class's smallest example (:func:`loop_figure` by default: the loop with
     both eras' cut points; None draws nothing).  The JSON carries no drawing: each example's
     outcomes there already give every era's cut point (iterations, steps, who deviates)."""
+    from . import stamp
+    from .render import _finish
+
+    made = stamp.of(command or stamp.command("loopcompare", "history", "-f", fmt))
     if fmt == "json":
-        return to_json(history)
-    return markdown(history, figure) if fmt == "md" else html(history, figure)
+        return to_json(history, made)
+    text = markdown(history, figure) if fmt == "md" else html(history, figure)
+    return _finish(stamp.stamped(text, fmt, made))

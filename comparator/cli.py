@@ -296,6 +296,8 @@ class ReportOptions(TypedDict, total=False):
     see_also: Sequence[tuple[str, str]]
     mermaid: bool
     table_only: bool
+    command: str | None
+    source_note: bool
 
 
 def render(comparisons: Sequence[Comparison], fmt: str, **options: Unpack[ReportOptions]) -> str:
@@ -313,6 +315,34 @@ def _emit(text: str, output: str | None) -> None:
             write_output(Path(output), text)
         except OSError as exc:
             raise InputError(f"{output}: can't write: {exc.strerror or exc}") from None
+
+
+def _reproduce(fmt: str, skip: Sequence[str] = ()) -> str:
+    """The command that makes the report being written, for its stamp: this command with its
+    arguments and options as given, ``-f`` explicit, and without ``-o`` (the bytes are the same
+    wherever they go) or options that don't change them (``skip``)."""
+    from .stamp import command
+
+    ctx = click.get_current_context()
+    words = ["loopcompare", ctx.info_name or ""]
+    for param in ctx.command.params:
+        name = param.name or ""
+        value = ctx.params.get(name)
+        if name in ("output", "fmt", *skip) or not isinstance(param, (click.Option, click.Argument)) or param.expose_value is False:
+            continue
+        if isinstance(param, click.Argument):
+            words += [str(v) for v in (value if isinstance(value, tuple) else (value,)) if v is not None]
+            continue
+        flag = max(param.opts, key=len)
+        default = param.get_default(ctx, call=True)
+        if param.is_flag:
+            if bool(value) != bool(default):
+                words.append(flag)
+            continue
+        for v in value if isinstance(value, tuple) else (value,):
+            if v is not None and v != default:
+                words += [flag, str(v)]
+    return command(*words, "-f", fmt)
 
 
 def _set_plugin_timeout(ctx: click.Context, _param: click.Parameter, value: float | None) -> None:
@@ -358,6 +388,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
 @click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
 @click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
+@click.option("--no-source-note", "source_note", flag_value=False, default=True, help="With --table-only: leave out the one-line source note (tool version, texts, command) under the tables.")
 @plugin_timeout_option
 def compare(
     paths: tuple[str, ...],
@@ -369,6 +400,7 @@ def compare(
     title: str | None,
     table_only: bool,
     mermaid: bool,
+    source_note: bool,
 ) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
@@ -393,7 +425,8 @@ def compare(
             merged.setdefault(r.key, r)
         rulesets = tuple(merged.values())
     comparisons = [run(s, rulesets) for s in _scenarios(paths)]
-    _emit(render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid), output)
+    text = render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid, command=_reproduce(fmt), source_note=source_note)
+    _emit(text, output)
 
 
 @main.command()
@@ -595,13 +628,11 @@ def scenarios() -> None:
     click.echo(md_table(["name", "title", "tags"], rows))
 
 
-def render_timelines(timelines: Sequence[Timeline], fmt: str) -> str:
-    """Timeline reports in one format."""
+def render_timelines(timelines: Sequence[Timeline], fmt: str, command: str | None = None) -> str:
+    """Timeline reports in one format, stamped with the command that makes them."""
     from . import render as renderers
 
-    if fmt == "json":
-        return renderers.timeline_json(timelines)
-    return renderers.timeline_markdown(timelines) if fmt == "md" else renderers.timeline_html(timelines)
+    return renderers.timeline_report(timelines, fmt, command)
 
 
 @main.command()
@@ -617,14 +648,14 @@ def timeline(paths: tuple[str, ...], fmt: str | None, output: str | None) -> Non
     check_output(output, paths)
     rulesets = _registry().rulesets
     timelines = [build(sf, rulesets) for sf in _scenarios(paths)]
-    _emit(render_timelines(timelines, fmt), output)
+    _emit(render_timelines(timelines, fmt, _reproduce(fmt)), output)
 
 
-def render_atlas(atlas: Atlas, fmt: str) -> str:
-    """The atlas in one format."""
+def render_atlas(atlas: Atlas, fmt: str, command: str | None = None) -> str:
+    """The atlas in one format, stamped with the command that makes it."""
     from . import render as renderers
 
-    return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
+    return renderers.atlas_report(atlas, fmt, command)
 
 
 def _progress(length: int, label: str) -> ProgressBar[int] | None:
@@ -679,7 +710,7 @@ def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int 
     check_output(output)
     folder = _examples_folder(examples_dir) if examples_dir else None
     result = build_atlas(rulesets, jobs, space=space)
-    text = render_atlas(result, fmt)
+    text = render_atlas(result, fmt, _reproduce(fmt, skip=("jobs", "examples_dir")))
     _emit(text, output)
     if folder is not None:
         for i, cls in enumerate(result.classes, 1):
@@ -711,7 +742,7 @@ def history(fmt: str | None, output: str | None, jobs: int | None) -> None:
     rulesets = _registry().rulesets
     atlas = build_atlas(amendments.eras(rulesets), jobs, fields=amendments.FIELDS)
     report = amendments.build(rulesets, atlas, [load_builtin(n) for n in names()])
-    _emit(amendments.render(report, fmt), output)
+    _emit(amendments.render(report, fmt, command=_reproduce(fmt, skip=("jobs",))), output)
 
 
 def _builtin_eras() -> tuple[Ruleset, ...]:
@@ -769,16 +800,16 @@ def gallery_files(progress: bool = False) -> dict[str, str]:
                 bar.update(1)
     atlas = _mission_atlas(progress)
     for fmt in FORMATS:
-        files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
+        files[f"atlas.{fmt}"] = render_atlas(atlas, fmt, f"loopcompare atlas --space format1 -f {fmt}")
     history = amendments.build(eras, _eras_atlas(), scenarios)
     for fmt in FORMATS:
-        files[f"history.{fmt}"] = amendments.render(history, fmt)
+        files[f"history.{fmt}"] = amendments.render(history, fmt, command=f"loopcompare history -f {fmt}")
     title = "loopcompare gallery: the built-in loops under every ruleset"
     for fmt in ("md", "html"):
         see_also = [("the divergence atlas", f"atlas.{fmt}"), ("the history of the loop rules, amendment by amendment", f"history.{fmt}")]
         see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
         links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
-        files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also)
+        files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also, command="loopcompare gallery")
     return dict(sorted(files.items()))
 
 
