@@ -510,7 +510,24 @@ def list_rulesets(diff_key: str | None) -> None:
     click.echo("")
     for line in lines(reg.rulesets):
         _say("line: " + " -> ".join(r.key for r in line))
-    click.echo(f"the CR's loop rule, by number: {numbers_in_words()}")
+    from loopcompare.rulesets.history import numbers_table
+
+    click.echo("\nthe CR's loop rule, by number (each from the first archived release that has it):\n")
+    _say(md_table(["number", "from", "what moved it"], numbers_table()))
+    click.echo(f"\nToday it is {numbers_in_words().rsplit('Today it is ', 1)[1]}")
+
+
+@main.command()
+@click.argument("what", required=False, metavar="[RULESET|SCENARIO]", shell_complete=_complete_paths)
+@click.option("-f", "--format", "fmt", type=click.Choice(("text", "bibtex", "csl-json")), default="text", show_default=True, help="Plain text, BibTeX, or CSL-JSON (what Zotero and pandoc read).")
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="With a SCENARIO: the rulesets of the report cited (as for compare).")
+@click.option("--report-format", "report_fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="With a SCENARIO: the format of the report cited.")
+def cite(what: str | None, fmt: str, keys: tuple[str, ...], report_fmt: str) -> None:
+    """Cite the rules texts: every text shipped, a ruleset's texts, or a scenario's report itself
+    (the tool, the texts' versions, the command that reproduces it) with the texts it quotes."""
+    from .citing import citations_for
+
+    _write_stdout(citations_for(what, fmt, keys, report_fmt, _registry, _rulesets, _scenarios))
 
 
 @main.command()

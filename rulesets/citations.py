@@ -112,7 +112,7 @@ class Citation:
         year, month, day = (int(p) for p in self.effective.split("-"))
         item: dict[str, object] = {
             "id": self.id,
-            "type": "legislation" if self.title != MTR else "document",
+            "type": "document",
             "title": f"{self.title}, {self.rule}",
             "container-title": self.title,
             "publisher": self.publisher,
@@ -170,7 +170,7 @@ def _latex(text: str) -> str:
     out, at = [], 0
     for match in _URL.finditer(text):
         out.append("".join(_SPECIAL.get(ch, ch) for ch in text[at:match.start()]))
-        out.append(match.group(0))
+        out.append(match.group(0).replace("%", r"\%").replace("#", r"\#"))
         at = match.end()
     out.append("".join(_SPECIAL.get(ch, ch) for ch in text[at:]))
     return "".join(out)
@@ -354,3 +354,60 @@ def label(filename: str) -> str:
 def csl_json(items: Sequence[dict[str, object]]) -> str:
     """CSL-JSON: a list of items, with a stable order of keys."""
     return json.dumps(list(items), indent=2, ensure_ascii=False) + "\n"
+
+
+# --- a report itself ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ReportCitation:
+    """A report made by loopcompare, cited as what made it: its title, the tool's version, the
+    texts' versions and the command that reproduces it (no date: the same command gives the
+    same report, whenever it is run)."""
+
+    title: str
+    made: Stamp
+    key: str
+
+    @property
+    def id(self) -> str:
+        return f"loopcompare-{self.key}-{self.made.digest()}"
+
+    def text(self) -> str:
+        return f"loopcompare {self.made.tool}. {self.title}. {self.made.line()}."
+
+    def csl(self) -> dict[str, object]:
+        return {
+            "id": self.id,
+            "type": "report",
+            "title": self.title,
+            "author": [{"literal": "loopcompare"}],
+            "genre": "Report made by loopcompare",
+            "version": self.made.tool,
+            "note": self.made.line(),
+        }
+
+    def bibtex(self) -> str:
+        fields = [
+            ("title", self.title),
+            ("author", "{loopcompare}"),
+            ("version", self.made.tool),
+            ("howpublished", f"Report made by loopcompare {self.made.tool}"),
+            ("note", self.made.line()),
+        ]
+        return bibtex_entry("misc", self.id, fields)
+
+
+Citable = Citation | ReportCitation
+
+
+def render(items: Sequence[Citable], fmt: str) -> str:
+    """Citations as ``text`` (one a paragraph), ``bibtex`` or ``csl-json``."""
+    if fmt == "bibtex":
+        return "\n\n".join(i.bibtex() for i in items) + "\n"
+    if fmt == "csl-json":
+        return csl_json([i.csl() for i in items])
+    return "\n\n".join(i.text() for i in items) + "\n"
+
+
+FORMATS = ("text", "bibtex", "csl-json")

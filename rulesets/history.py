@@ -155,7 +155,7 @@ def since_today() -> str:
 
 
 def numbers_in_words() -> str:
-    """The loop rule's numbers over time, saying where the sources leave renumberings undated."""
+    """The loop rule's numbers over time, each from the first archived release that has it."""
     parts = []
     for start, number in SHORTCUT_RULE_NUMBERS:
         gap = numbering_on(_next_day(start))
@@ -164,6 +164,15 @@ def numbers_in_words() -> str:
         else:
             parts.append(f"{number} from {start}")
     return "; ".join(parts) + f". Today it is {number_today()}."
+
+
+def numbers_table() -> list[list[str]]:
+    """The loop rule's numbers as rows: number, first release, what moved it (and any caveat)."""
+    rows = []
+    for entry in RULE_NUMBERS:
+        cause = entry.cause + (f" ({entry.caveat})" if entry.caveat else "")
+        rows.append([entry.number, entry.since, cause])
+    return rows
 
 
 def _next_day(date: str) -> str:
