@@ -160,7 +160,7 @@ def bibtex_entry(kind: str, key: str, fields: Sequence[tuple[str, str]]) -> str:
 
 
 _URL = re.compile(r"\\url\{[^{}]*\}")
-_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\~{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
+_SPECIAL = {"&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_", "{": r"\textbraceleft{}", "}": r"\textbraceright{}", "~": r"\~{}", "^": r"\^{}", "\\": r"\textbackslash{}"}
 
 
 def _latex(text: str) -> str:
