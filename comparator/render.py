@@ -278,7 +278,51 @@ def _page(template: str, **context: object) -> str:
     from importlib import resources
 
     css = resources.files("loopcompare.comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
-    return _finish(_environment().get_template(template).render(css=css, differs=DIFFERS, **context))
+    return _finish(permalinks(_environment().get_template(template).render(css=css, differs=DIFFERS, **context)))
+
+
+_TOKEN = re.compile(r"<h([1-6])((?:\s[^>]*)?)>(.*?)</h\1>|<section((?:\s[^>]*)?)>|</section>", re.S)
+_ID = re.compile(r'\sid="([^"]*)"')
+
+
+def permalinks(page: str) -> str:
+    """Every heading of a page with a stable id and a visible permalink to it: its own id, else
+    one made from its words, prefixed by the id of the section it is in (so "The text" of each
+    amendment is ``amendment-cr-2005-the-text``), numbered only where two would still be equal."""
+    taken = set(_ID.findall(page))
+    sections: list[str] = []
+    out: list[str] = []
+    at = 0
+    for match in _TOKEN.finditer(page):
+        out.append(page[at:match.start()])
+        at = match.end()
+        level, attrs, inner, section = match.groups()
+        if level is None:
+            if match.group(0).startswith("</"):
+                sections.pop() if sections else None
+            else:
+                found = _ID.search(section or "")
+                sections.append(found.group(1) if found else (sections[-1] if sections else ""))
+            out.append(match.group(0))
+            continue
+        found = _ID.search(attrs)
+        if found:
+            anchor = found.group(1)
+        else:
+            words = re.sub(r"<[^>]+>|&[a-z]+;|&#\d+;", " ", inner).lower()
+            base = "-".join(re.findall(r"[a-z0-9]+", words))[:60].strip("-") or "section"
+            if sections and sections[-1]:
+                base = f"{sections[-1]}-{base}"
+            anchor, n = base, 1
+            while anchor in taken:
+                n += 1
+                anchor = f"{base}-{n}"
+            taken.add(anchor)
+            attrs = f' id="{anchor}"' + attrs
+        link = f'<a class="permalink" href="#{anchor}" aria-label="Permalink to this section">#</a>'
+        out.append(f"<h{level}{attrs}>{inner} {link}</h{level}>")
+    out.append(page[at:])
+    return "".join(out)
 
 
 def html(report: Report) -> str:
