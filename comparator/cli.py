@@ -484,9 +484,18 @@ def validate(paths: tuple[str, ...], strict: bool) -> None:
 
 
 @main.command("rulesets")
-@click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
-def list_rulesets(diff_key: str | None) -> None:
+@click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's, subrule by subrule.")
+@click.option("--trace", "trace_rule", metavar="RULE", help="Follow one subrule (any era's number: 729.4, 713.2a, 421.3) through every text and renumbering, with its dates and the words changed.")
+def list_rulesets(diff_key: str | None, trace_rule: str | None) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
+    if trace_rule:
+        from .concordance import TraceError, render as render_trace
+
+        try:
+            _say(render_trace(trace_rule), nl=False)
+        except TraceError as exc:
+            raise InputError(f"--trace: {exc}") from None
+        return
     from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, start_in_words
 
     from .render import md_table
