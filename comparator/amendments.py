@@ -684,9 +684,9 @@ def markdown(history: History, figure: Figure | None = loop_figure) -> str:
         "created and closed. Each date links to its section; follow one subrule through every text with "
         "`loopcompare rulesets --trace 729.4`.\n"
     )
-    for name, rows in summary(history):
+    for name, changes in summary(history):
         out.append(f"**{md(name)}**\n")
-        table = [[Raw(f"[{md(r.date)}](#{r.anchor})"), r.document, r.rules, r.practice, r.loops, r.readings] for r in rows]
+        table = [[Raw(f"[{md(r.date)}](#{r.anchor})"), r.document, r.rules, r.practice, r.loops, r.readings] for r in changes]
         out.append(md_table(SUMMARY_HEADERS, table) + "\n")
     for line in history.lines:
         out.append(f"## {md(line.name)}\n")

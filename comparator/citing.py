@@ -34,8 +34,8 @@ def citations_for(
     from loopcompare.rulesets.registry import UnknownRuleset
 
     if what is None:
-        items: list[citations.Citable] = sorted(citations.CITATIONS.values(), key=lambda c: (c.effective, c.id))
-        return citations.render(items, fmt)
+        every: list[citations.Citable] = [*sorted(citations.CITATIONS.values(), key=lambda c: (c.effective, c.id))]
+        return citations.render(every, fmt)
     try:
         ruleset = registry().get(what)
     except UnknownRuleset:

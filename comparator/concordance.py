@@ -84,7 +84,8 @@ def trace(rule_id: str) -> tuple[str, list[Step]]:
     found = _texts()
     if not any(place in rules for _, _, rules, _ in found):
         raise TraceError(f"no text of the loop rule has a subrule {place!r} (as {rule_id}): nothing to follow")
-    events: list[tuple[str, int, object]] = [(date, 0, (date, number, rules, source)) for date, number, rules, source in found]
+    Shipped = tuple[str, str, dict[str, str], str]
+    events: list[tuple[str, int, Shipped | history.RuleNumber]] = [(t[0], 0, t) for t in found]
     events += [(n.since, 1, n) for n in history.RULE_NUMBERS]
     steps: list[Step] = []
     words, number, source = "", "", ""
@@ -96,7 +97,9 @@ def trace(rule_id: str) -> tuple[str, list[Step]]:
             steps.append(Step(date, f"{event.number}.{place}", "renumbering", what + "; the words are the same", (), source))
             number = event.number
             continue
-        _, text_number, rules, text_source = event  # type: ignore[misc]
+        text_number: str = event[1]
+        rules: dict[str, str] = event[2]
+        text_source: str = event[3]
         new = rules.get(place, "")
         old = _renumber(words, number, text_number)
         replaced = number == "421" and text_number != "421"
