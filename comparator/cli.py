@@ -331,7 +331,9 @@ def _reproduce(fmt: str, skip: Sequence[str] = ()) -> str:
         if name in ("output", "fmt", *skip) or not isinstance(param, (click.Option, click.Argument)) or param.expose_value is False:
             continue
         if isinstance(param, click.Argument):
-            words += [str(v) for v in (value if isinstance(value, tuple) else (value,)) if v is not None]
+            from .stamp import path_word
+
+            words += [path_word(str(v)) for v in (value if isinstance(value, tuple) else (value,)) if v is not None]
             continue
         flag = max(param.opts, key=len)
         default = param.get_default(ctx, call=True)

@@ -194,7 +194,7 @@ def tables_markdown(report: Report, *, title: str | None = None, note: Stamp | N
             out.append(f"**{md(view.scenario.title)}**\n")
         out.append((_outcome_table(view) if view.rows else "Every ruleset gives the same outcome.") + "\n")
     if note is not None:
-        out.append(f"<sub>Source: {note.markdown()}</sub>\n")
+        out.append(f"Source: {note.markdown()}\n")
     return _finish("\n".join(out))
 
 

@@ -26,13 +26,28 @@ def command(*words: str) -> str:
     return " ".join(shlex.quote(w) for w in words if w != "")
 
 
+def path_word(argument: str) -> str:
+    """A command's scenario argument as a report may show it: no folder (a report names no path),
+    a built-in's file by the built-in's name (the same report either way)."""
+    from pathlib import PurePath
+
+    from .library import names
+
+    if argument == "-":
+        return argument
+    from .loader import printable
+
+    name = printable(PurePath(argument).name)  # (undecodable bytes as \\xNN: a report is text)
+    return name.removesuffix(".toml") if name.removesuffix(".toml") in names() and name.endswith(".toml") else name
+
+
 def scenario_argument(sf: ScenarioFile) -> str:
     """How a command names a scenario: a built-in by its name, a file by the path it was read from."""
     from .library import names
 
     if sf.file == f"{sf.id}.toml" and sf.id in names():
         return sf.id
-    return sf.file
+    return path_word(sf.file)
 
 
 def ruleset_options(rulesets: Sequence[Ruleset]) -> list[str]:
@@ -62,7 +77,7 @@ def of(text: str) -> Stamp:
 
 def markdown(text: str, made: Stamp) -> str:
     """A markdown report with its stamp at the end."""
-    return text.rstrip("\n") + "\n\n---\n\n" + made.markdown() + "\n"
+    return text.rstrip("\n") + "\n\n" + made.markdown() + "\n"
 
 
 def html(text: str, made: Stamp) -> str:

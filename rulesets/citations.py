@@ -87,15 +87,9 @@ class Citation:
         return " ".join(parts)
 
     def markdown(self) -> str:
-        """The citation with links, in markdown (``md_escape`` escapes the words)."""
-        words = md_escape(f"{self.publisher}. {self.title}, effective {self.effective}, {self.rule}.")
-        parts = [words]
-        if self.official_url:
-            parts.append(f"[Official copy](<{self.official_url}>).")
-        parts.append(f"Archived copy: [{md_escape(self.archive.words())}](<{self.archive.address}>).")
-        if self.note:
-            parts.append(md_escape(self.note.rstrip(".") + "."))
-        return " ".join(parts)
+        """The citation in markdown: its words escaped, its addresses bare (GitHub links them;
+        a markdown report makes no link of its own outside the gallery)."""
+        return md_escape(self.text())
 
     def html(self) -> str:
         """The citation with links, as an HTML fragment (every word escaped)."""
@@ -144,7 +138,8 @@ class Citation:
 
 def md_escape(text: str) -> str:
     """Markdown's active characters escaped (as the reports escape scenario text)."""
-    return re.sub(r"([\\`*_\[\]<>|&~])", r"\\\1", text)
+    flat = " ".join(str(text).split())  # on one line: a newline in a file name can't start markup
+    return re.sub(r"([\\`*_\[\]<>|&~])", r"\\\1", flat)
 
 
 def bibtex_entry(kind: str, key: str, fields: Sequence[tuple[str, str]]) -> str:
@@ -316,10 +311,7 @@ class Stamp:
         return hashlib.sha256(joined.encode()).hexdigest()[:12]
 
     def markdown(self) -> str:
-        return (
-            f"*Made by loopcompare {md_escape(self.tool)} with the rules texts {self.digest()} "
-            f"({len(self.texts)} files); reproduce with:* `{self.command}`"
-        )
+        return md_escape(f"Made by loopcompare {self.tool} with the rules texts {self.digest()} ({len(self.texts)} files); reproduce with: {self.command}")
 
     def html(self) -> str:
         listed = ", ".join(f"{escape(n)} {v}" for n, v in self.texts)

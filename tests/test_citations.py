@@ -132,8 +132,9 @@ def test_a_report_cites_its_texts_with_links_and_names_no_project_file(fmt):
     out = run("compare", "seal-of-cleansing", "-r", "all", "-f", fmt).stdout
     _no_project_file(out)
     if fmt == "md":
-        assert "Archived copy: [GitHub xremming/rulesraker, archive/txt/2024-06-07.txt, commit 8d5947c](<https://github.com/xremming/rulesraker/blob/" in out
-        assert "[Official copy](<https://media.wizards.com/2024/downloads/MagicCompRules%2020240607.txt>)" in out
+        # the addresses bare: GitHub links them, and the report makes no link outside itself
+        assert "Archived copy: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt, commit 8d5947c (https://github.com/xremming/rulesraker/blob/" in out
+        assert "Official copy: https://media.wizards.com/2024/downloads/MagicCompRules%2020240607.txt." in out
     if fmt == "html":
         assert '<a href="https://media.wizards.com/2024/downloads/MagicCompRules%2020240607.txt">Official copy</a>' in out
         assert "<cite>Magic: The Gathering Tournament Rules</cite>" in out
@@ -222,7 +223,7 @@ def test_every_report_is_stamped_and_its_command_reproduces_it(fmt):
         command = stamp["command"]
         assert stamp["version"] and len(stamp["texts"]) == len(SHIPPED) and stamp["texts_digest"]
     else:
-        (command,) = re.findall(r"reproduce with:\*? ?<?c?o?d?e?>?`?(loopcompare [^`<]*)", out)
+        (command,) = re.findall(r"reproduce with:\*? ?<?c?o?d?e?>?`?(loopcompare [^`<\n]*)", out)
     assert command == f"loopcompare compare flying --ruleset cr-2008 --ruleset cr-2024 -f {fmt}"
     assert run(*command.split()[1:]).stdout == out  # the same bytes: no clock in the stamp
     assert re.search(r"\b20\d\d-\d\d-\d\dT|\d\d:\d\d:\d\d", out) is None
@@ -237,7 +238,7 @@ def test_the_stamp_changes_with_a_text(monkeypatch):
 
 def test_table_only_keeps_a_source_note_unless_asked_not_to():
     md = run("compare", "flying", "--table-only").stdout
-    assert md.rstrip().splitlines()[-1].startswith("<sub>Source: *Made by loopcompare")
+    assert md.rstrip().splitlines()[-1].startswith("Source: Made by loopcompare")
     assert "loopcompare compare flying --table-only -f md" in md
     bare = run("compare", "flying", "--table-only", "--no-source-note").stdout
     assert "Made by loopcompare" not in bare and bare.rstrip().endswith("|")

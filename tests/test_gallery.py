@@ -93,15 +93,17 @@ def test_reports_quote_the_rules_they_cite():
 def test_reports_say_where_each_quoted_text_was_obtained():
     # provenance: every section that quotes rules names each quoted document and its source line
     md = FILES["flying-relents.md"]
-    assert "- 2024-06-07\\_cr\\_729.txt: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt" in md
-    assert "- 2026-02-27\\_mtr\\_4.4.txt: GitHub EmoShuShu/mtr-zh" in md
+    # cited as a historian cites them (issue 25): the document, its date and rule, the archived copy
+    assert "- Wizards of the Coast. Magic: The Gathering Comprehensive Rules, effective 2024-06-07, rule 729" in md
+    assert "Archived copy: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt, commit 8d5947c" in md
+    assert "Archived copy: GitHub EmoShuShu/mtr-zh" in md and "2024-06-07\\_cr\\_729.txt" not in md
     html = FILES["flying-relents.html"]
-    assert "<li><code>2024-06-07_cr_729.txt</code>: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt</li>" in html
+    assert '<a href="https://github.com/xremming/rulesraker/blob/8d5947c2a8d248d6480a6f7cc3b9478251c8a79d/archive/txt/2024-06-07.txt">' in html
     for name, text in FILES.items():
         if name.endswith(".md") and "atlas" not in name:
             assert text.count("**Rules quoted:**") == text.count("**Sources:**"), name
         if name.endswith(".json"):
-            assert "Sources" not in text and "rulesraker" not in text, name  # the JSON contract is unchanged
+            assert "Sources" not in text and "rulesraker" not in text, name  # the JSON contract is unchanged (but for its stamp)
 
 
 def test_no_report_calls_the_current_rule_731():
@@ -116,7 +118,9 @@ def test_html_reports_are_self_contained():
     for name, text in FILES.items():
         if name.endswith(".html"):
             assert "<script" not in text
-            assert "http://" not in text and "https://" not in text, name
+            # nothing loaded from elsewhere; only the citations link out (issue 25)
+            loaded = re.sub(r'<a href="https?://[^"]*">', "", text)
+            assert "http://" not in loaded and "https://" not in loaded, name
             assert text.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
 
 

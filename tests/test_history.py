@@ -305,7 +305,7 @@ def test_compare_as_of_2026_05_01_cites_732():
     assert outcome_columns(out) == ["CR 732 (2026-04-17)", "MTR 4.4 (current)"]
     assert "| Rules applied" in out and "732.3, 732.2a, 732.2b, 732.2c" in out
     assert "> **732.3**" in out
-    assert "Archived copy: [GitHub muz/mtgrulediff, rules/MagicCompRules 20260417.txt, commit 723ddcb](<https://github.com/muz/mtgrulediff/blob/723ddcb15a127c8267d01dd4de0fa9a516bb1442/rules/MagicCompRules%2020260417.txt>)" in out
+    assert "Archived copy: GitHub muz/mtgrulediff, rules/MagicCompRules 20260417.txt, commit 723ddcb (https://github.com/muz/mtgrulediff/blob/723ddcb15a127c8267d01dd4de0fa9a516bb1442/rules/MagicCompRules%2020260417.txt)" in out
     assert "2026-04-17\\_cr\\_732.txt" not in out  # no file of the project named as a source
     assert not re.search(r"\b7(29|30|31)\.\d", out.split("## How each ruleset settles it")[1].replace("729 of 2024-06-07", ""))
     assert result.stderr == ""
@@ -323,7 +323,7 @@ def test_compare_as_of_2026_03_01_cites_731():
     assert "731.5, 731.4, 104.4b" in out
     assert "> **731.5**" in out
     assert "Rule 731 is numbered 732 today (same rule)." in out
-    assert "effective 2026-01-16, rule 731 “Taking Shortcuts”. [Official copy](<https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.txt>)" in out
+    assert "effective 2026-01-16, rule 731 “Taking Shortcuts”. Official copy: https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.txt." in out
     assert "2026-01-16\\_cr\\_731.txt" not in out
 
 
