@@ -682,10 +682,10 @@ def markdown(history: History, figure: Figure | None = loop_figure) -> str:
         "Every change of each line of descent, in date order: what it changed in practice, how many of the "
         f"{history.atlas.total:,} loops searched it settles differently, and the readings of silent text it "
         "created and closed. Each date links to its section; follow one subrule through every text with "
-        "`loopcompare rulesets --trace 729.4`.\n"
+        "the command loopcompare rulesets --trace 729.4.\n"
     )
     for name, changes in summary(history):
-        out.append(f"**{md(name)}**\n")
+        out.append(f"{md(name)}:\n")
         table = [[Raw(f"[{md(r.date)}](#{r.anchor})"), r.document, r.rules, r.practice, r.loops, r.readings] for r in changes]
         out.append(md_table(SUMMARY_HEADERS, table) + "\n")
     for line in history.lines:
@@ -728,7 +728,7 @@ def markdown(history: History, figure: Figure | None = loop_figure) -> str:
                         for c in e.classes:
                             picture = figure(c.example, figure_id(e, c)) if drawn(c.example) else None
                             if picture:
-                                pictures.append(f"**Class {c.number}**\n\n{Raw(picture[0])}\n")
+                                pictures.append(f"Class {c.number}:\n\n{Raw(picture[0])}\n")
                     if pictures:
                         out.append(f"<details><summary>The smallest example of each class, drawn ({len(pictures)})</summary>\n")
                         out.append(md(LEGEND) + "\n")

@@ -193,10 +193,10 @@ def html_problems(tokens: list[Token]) -> list[str]:
     for t in tokens:
         if t.type == "html_block":
             m = ANCHOR.fullmatch(t.content.strip())
-            if not m and not RENDERER_BLOCK_HTML.fullmatch(t.content.strip()):
-                problems.append(f"html block: {t.content.strip()[:80]!r}")
-            else:
+            if m:
                 seen.add(m.group(1))
+            elif not RENDERER_BLOCK_HTML.fullmatch(t.content.strip()):
+                problems.append(f"html block: {t.content.strip()[:80]!r}")
         if t.type != "inline":
             continue
         # (the history's word differences and old-beside-new cells are the renderer's own HTML)
