@@ -129,6 +129,7 @@ TARGETS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "rulesets/registry.py": (("tests/test_registry.py", "tests/test_registry_build.py", "tests/test_frozen_records.py"), ()),
     "rulesets/texts.py": (("tests/test_texts.py", "tests/test_rule_text_reading.py", "tests/test_history.py") + _RULESETS_FAST, ()),
     "rulesets/history.py": (("tests/test_history.py", "tests/test_history_numbering.py", "tests/test_frozen_records.py"), ()),
+    "rulesets/citations.py": (("tests/test_citations.py",), ()),
     "comparator/loader.py": (
         (
             "tests/test_loader.py",

@@ -30,6 +30,7 @@ from typing import Any, Callable, Iterable, Mapping, Sequence
 
 from loopcompare.rulesets import Ruleset
 from loopcompare.rulesets import history as rule_history
+from loopcompare.rulesets.citations import Stamp
 
 from . import atlas as atlases
 from .compare import Comparison, compare
@@ -101,7 +102,7 @@ def own_text(ruleset: Ruleset) -> Text:
         for key, text in source.load().rules:
             merged[key] = text  # a later (more specific) source replaces the rule in place
     number = getattr(ruleset, "number", "") if any(_family(k)[0] == "shortcut" for k in merged) else ""
-    label = f"{ruleset.name}, text of {ruleset.effective} ({' + '.join(s.filename for s in files)})"
+    label = f"{ruleset.name}, text of {ruleset.effective} ({' + '.join(_cited(s.filename) for s in files)})"
     return Text(label, number or _number(merged), tuple(merged.items()))
 
 
@@ -129,7 +130,19 @@ def shipped_texts(rulesets: Sequence[Ruleset]) -> list[tuple[str, str, str]]:
 def _shipped(date: str, number: str, filename: str) -> Text:
     from loopcompare.rulesets import texts
 
-    return Text(f"CR rule {number}, text of {date} ({filename})", number, texts.document(filename).rules)
+    return Text(f"CR rule {number}, text of {date} ({_cited(filename)})", number, texts.document(filename).rules)
+
+
+def _cited(filename: str) -> str:
+    """A shipped text as a citation names it ("CR 2009-09-04, rule 713.3"), never by its file."""
+    from loopcompare.rulesets.citations import citation
+
+    record = citation(filename)
+    if record is None:
+        return "a text shipped with a plugin"
+    kind = "MTR" if "Tournament" in record.title else "CR" if "Comprehensive" in record.title else "Rules Summary"
+    rule = record.rule.split(" \u201c")[0]
+    return f"{kind} {record.effective}, {rule}"
 
 
 def _family(rule_id: str) -> tuple[str, str]:
@@ -180,7 +193,7 @@ def text_change(before: Text | None, after: Text | None) -> TextChange:
     if old_family != new_family:
         removed = tuple(RuleChange("removed", k, None, ()) for k, _ in before.rules)
         added = tuple(RuleChange("added", None, k, (("+", t),)) for k, t in after.rules)
-        sentence = f"The rule is replaced: {_span(before.rules)} give way to {_span(after.rules)}, a new text (quoted whole below)."
+        sentence = f"The rule is replaced: {_span(before.rules)} give way to {_span(after.rules)}, a new text (old beside new below)."
         return TextChange("replaced", sentence, before.label, after.label, removed + added, (), ())
     pairs = _align(before, after)
     changes: list[RuleChange] = []
@@ -438,8 +451,9 @@ def _entries(line: list[Ruleset], rulesets: Sequence[Ruleset], atlas: atlases.At
         for date, old, new, shipped in renumberings.get(ruleset.key, ()):
             new_text = _shipped(*shipped) if shipped else None
             change = text_change(current, new_text)
-            via = _undated(old, new)
-            heading = f"{date}: rule {old} becomes rule {new}" + (f" (by way of {', '.join(via)}, undated)" if via else "")
+            via = rule_history.numbering_on(_day_before(date)).between
+            cause = next((n.cause for n in rule_history.RULE_NUMBERS if n.since == date and n.number == new), "")
+            heading = f"{date}: rule {old} becomes rule {new}" + (f" (by way of {', '.join(via)}, undated)" if via else "") + (f": {cause}" if cause else "")
             out.append(Entry("renumbering", f"renumbering-{date}", date, heading, ruleset, ruleset, f"rule {old}", f"rule {new}", change, (), 0, (), ()))
             current = new_text or current
     return out
@@ -493,6 +507,12 @@ def _renumberings(line: list[Ruleset], rulesets: Sequence[Ruleset]) -> dict[str,
     return out
 
 
+def _day_before(date: str) -> str:
+    import datetime as dt
+
+    return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
+
+
 def _undated(old: str, new: str) -> list[str]:
     """The numbers the rule had between two dated ones (the sources date only some)."""
     sequence = list(rule_history.SHORTCUT_RULE_SEQUENCE)
@@ -508,8 +528,11 @@ def _undated(old: str, new: str) -> list[str]:
 
 
 def share(part: int, whole: int) -> str:
-    """A share of the atlas space, as a percentage with one decimal."""
-    return f"{100 * part / whole:.1f}%" if whole else "\u2014"
+    """A share of the atlas space, formatted as the atlas formats it (one decimal from 1%, two
+    significant digits below: a class of 2 loops is not "0.0%")."""
+    from .render import _share
+
+    return _share(part, whole)
 
 
 def searched(history: History) -> str:
@@ -560,8 +583,8 @@ def loop_figure(example: Comparison, id_prefix: str) -> tuple[str, str]:
     from .diagram import build as build_diagram
     from .diagram import mermaid, svg
 
-    drawn = build_diagram(example)
-    return "```mermaid\n" + mermaid(drawn) + "\n```", svg(drawn, id_prefix)
+    diagram = build_diagram(example)
+    return "```mermaid\n" + mermaid(diagram) + "\n```", svg(diagram, id_prefix, legend=False)
 
 
 def figure_id(e: Entry, c: ChangedClass) -> str:
@@ -574,11 +597,77 @@ def _md_runs(runs: Iterable[tuple[str, str]]) -> str:
 
     out = []
     for op, text in runs:
-        # (markdown escapes the brackets, so they read as wdiff's marks, never as a link)
+        # <del> and <ins>: GitHub renders them (struck through, underlined); the words are escaped
         if not text:
             continue
-        out.append(md(text) if op == "=" else f"\\[-{md(text)}-\\]" if op == "-" else f"{{+{md(text)}+}}")
+        out.append(md(text) if op == "=" else f"<del>{md(text)}</del>" if op == "-" else f"<ins>{md(text)}</ins>")
     return " ".join(out)
+
+
+@dataclass(frozen=True)
+class SummaryRow:
+    """One change in the table at the head of the history: enough to tell the whole story."""
+
+    date: str
+    anchor: str
+    document: str
+    rules: str
+    practice: str
+    loops: str
+    readings: str
+
+
+def summary(history: History) -> list[tuple[str, list[SummaryRow]]]:
+    """The table at the head of the history: per line, one row per change (date, document, rule
+    numbers, what changed in practice in one sentence, loops and classes changed with their
+    share, readings created and closed, the anchor of its section)."""
+    total = history.atlas.total
+    out = []
+    for line in history.lines:
+        rows = []
+        for e in line.entries:
+            if e.kind == "renumbering":
+                cause = next((n.cause for n in rule_history.RULE_NUMBERS if n.since == e.date and f"rule {n.number}" == e.rules_after), "")
+                practice = f"Renumbered ({cause})." if cause else "Renumbered."
+                rows.append(SummaryRow(e.date, e.anchor, "the same text", f"{e.rules_before.removeprefix('rule ')} \u2192 {e.rules_after.removeprefix('rule ')}", practice, "none", "\u2014"))
+                continue
+            rules = f"{e.rules_before} \u2192 {e.rules_after}" if e.rules_before else e.rules_after
+            practice = e.after.summary or e.text.sentence
+            if e.kind == "origin":
+                loops, found = "\u2014 (first text)", f"{len(e.created)} taken"
+            else:
+                loops = f"{e.changed:,} ({share(e.changed, total)}) in {_count(len(e.classes), 'class')}" if e.classes else "none"
+                found = f"+{len(e.created)} / \u2212{len(e.closed)}"
+            when = e.date if e.date[:1].isdigit() and e.date != rule_history.UNKNOWN else rule_history.start_in_words(e.after)
+            rows.append(SummaryRow(when, e.anchor, e.after.name, rules, practice, loops, found))
+        out.append((line.name, rows))
+    return out
+
+
+SUMMARY_HEADERS = ["Date", "Document", "Rules", "What changed in practice", "Loops changed (share)", "Readings + / \u2212"]
+
+LEGEND = (
+    "Each drawing: one iteration of the class's smallest example drawn as a cycle; dashed boxes are optional "
+    "steps (their controller may stop), solid ones mandatory; each mark on the line names the era that cuts the loop "
+    "there (complete iterations + steps into the next, with who deviates); an era that gives no cut point is "
+    "listed under the drawing."
+)
+
+
+def drawn(example: Comparison) -> bool:
+    """Whether a class's drawing shows something: a cut point of at least one era (a class where
+    neither era cuts the loop is said in its row, not drawn)."""
+    from .diagram import build as build_diagram
+
+    return bool(build_diagram(example).cuts)
+
+
+def side_by_side(e: Entry) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str, str], ...]] | None:
+    """For a rule replaced whole: (old subrules, new subrules), each (id, text), to print old
+    beside new (None for any other change)."""
+    if e.text.verdict != "replaced" or e.before is None:
+        return None
+    return own_text(e.earlier).rules, own_text(e.after).rules
 
 
 def markdown(history: History, figure: Figure | None = loop_figure) -> str:
@@ -588,24 +677,37 @@ def markdown(history: History, figure: Figure | None = loop_figure) -> str:
 
     out = ["# The history of the loop rules, amendment by amendment\n"]
     out.append(md(_method(history)) + "\n")
-    out.append("## Contents\n")
-    for line in history.lines:
-        out.append(f"- {md(line.name)}\n" + "\n".join(f"  - [{md(e.heading)}](#{e.anchor})" for e in line.entries))
-    out.append("")
+    out.append("## At a glance\n")
+    out.append(
+        "Every change of each line of descent, in date order: what it changed in practice, how many of the "
+        f"{history.atlas.total:,} loops searched it settles differently, and the readings of silent text it "
+        "created and closed. Each date links to its section; follow one subrule through every text with "
+        "the command loopcompare rulesets --trace 729.4.\n"
+    )
+    for name, changes in summary(history):
+        out.append(f"{md(name)}:\n")
+        table = [[Raw(f"[{md(r.date)}](#{r.anchor})"), r.document, r.rules, r.practice, r.loops, r.readings] for r in changes]
+        out.append(md_table(SUMMARY_HEADERS, table) + "\n")
     for line in history.lines:
         out.append(f"## {md(line.name)}\n")
         for e in line.entries:
             out.append(f'<a id="{e.anchor}"></a>\n')
             out.append(f"### {md(e.heading)}\n")
-            out.append(md(_facts(e)) + "\n")
+            out.append(_md_facts(e) + "\n")
             out.append("#### The text\n")
             out.append(md(e.text.sentence) + (f" Compared: {md(e.text.before)} \u2192 {md(e.text.after)}." if e.text.before and e.text.after else "") + "\n")
-            for change in e.text.rules:
-                rule, status = _rule_label(change)
-                body = _md_runs(shown_runs(change))
-                out.append(f"- **{md(rule)}** {md(status)}" + (f": {body}" if body else ""))
-            if e.text.rules:
-                out.append("")
+            pair = side_by_side(e)
+            if pair is not None:
+                # A table of one row, written by hand: a padded table would pad its header to the text's length.
+                cells = ["<br><br>".join(f"**{md(k)}** {md(t)}" for k, t in rules) for rules in pair]
+                out.append(f"| {md(e.earlier.name)} (old) | {md(e.after.name)} (new) |\n|:--|:--|\n| {cells[0]} | {cells[1]} |\n")
+            else:
+                for change in e.text.rules:
+                    rule, status = _rule_label(change)
+                    body = _md_runs(shown_runs(change))
+                    out.append(f"- **{md(rule)}** {md(status)}" + (f": {body}" if body else ""))
+                if e.text.rules:
+                    out.append("")
             if e.text.renumbered:
                 out.append("Renumbered only: " + ", ".join(f"{md(a)} \u2192 {md(b)}" for a, b in e.text.renumbered) + ".\n")
             if e.kind == "renumbering":
@@ -621,23 +723,43 @@ def markdown(history: History, figure: Figure | None = loop_figure) -> str:
                         rows.append([str(c.number), c.sentence, f"{c.count:,}", share(c.count, history.atlas.total), example, settled(c.example, e.earlier), settled(c.example, e.after)])
                     headers = ["Class", "What changes", "Loops", "Share", "Smallest example", e.earlier.name, e.after.name]
                     out.append(md_table(headers, rows) + "\n")
+                    pictures = []
                     if figure:
                         for c in e.classes:
-                            drawn = figure(c.example, figure_id(e, c))
-                            if drawn:
-                                out.append(f"{md(_figure_caption(e, c))}\n\n{Raw(drawn[0])}\n")
+                            picture = figure(c.example, figure_id(e, c)) if drawn(c.example) else None
+                            if picture:
+                                pictures.append(f"Class {c.number}:\n\n{Raw(picture[0])}\n")
+                    if pictures:
+                        out.append(f"<details><summary>The smallest example of each class, drawn ({len(pictures)})</summary>\n")
+                        out.append(md(LEGEND) + "\n")
+                        out += pictures
+                        out.append("</details>\n")
             out.append("#### Silences: the readings it created and closed\n" if e.kind == "amendment" else "#### Silences: the readings taken for this text\n")
             out += _md_readings(e)
     return _finish("\n".join(out))
 
 
-def _figure_caption(e: Entry, c: ChangedClass) -> str:
-    """What a class's figure shows, in words (the same under the markdown and the HTML drawing)."""
-    return (
-        f"Class {c.number}, its smallest example: one iteration drawn as a cycle, each mark naming the era that cuts "
-        f"the loop there, {e.earlier.name} or {e.after.name} (complete iterations + steps into the next, with who "
-        f"deviates); an era that gives no cut point is listed apart."
-    )
+def _md_facts(e: Entry) -> str:
+    """The section's facts in markdown, the text applied cited with its links."""
+    from .render import md
+
+    words = md(_facts(e))
+    cited = _citations_md(e.after)
+    return words + (f" Cited: {cited}" if cited and e.kind != "renumbering" else "")
+
+
+def _citations_md(ruleset: Ruleset) -> str:
+    from loopcompare.rulesets.citations import citation
+
+    records = [citation(s.filename) for s in ruleset.sources if not s.prefix]
+    return " ".join(r.markdown() for r in records if r is not None)
+
+
+def _citations_html(ruleset: Ruleset) -> str:
+    from loopcompare.rulesets.citations import citation
+
+    records = [citation(s.filename) for s in ruleset.sources if not s.prefix]
+    return " ".join(r.html() for r in records if r is not None)
 
 
 def _md_readings(e: Entry) -> list[str]:
@@ -700,7 +822,7 @@ def _method(history: History) -> str:
     return (
         f"One section per change of each line of descent, in date order. The text: the loop rule's subrules aligned "
         f"across the two versions by their number within the rule (so a renumbering alone is not a change; rule 421 "
-        f"replaced by rule 713 is), each changed one as a word-level difference ([-removed-] {{+added+}}). In practice: "
+        f"replaced by rule 713 is), each changed one as a word-level difference (removed words struck through, added ones underlined); a rule replaced whole is shown old beside new. In practice: "
         f"one run of the divergence atlas over {names} searched {searched(history)}; for each pair of consecutive eras "
         f"that run is projected onto the two (the classes of loops they settle differently, with counts). Silences: "
         f"every note (a reading of a silent or ambiguous text) each era gives over {history.noted:,} loops (the smallest "
@@ -724,9 +846,9 @@ def html(history: History, figure: Figure | None = loop_figure) -> str:
         for line in history.lines:
             for e in line.entries:
                 for c in e.classes:
-                    drawn = figure(c.example, figure_id(e, c))
-                    if drawn:
-                        figures[(e.anchor, c.number)] = drawn[1]
+                    picture = figure(c.example, figure_id(e, c)) if drawn(c.example) else None
+                    if picture:
+                        figures[(e.anchor, c.number)] = picture[1]
     return _page(
         "amendments.html.j2",
         title="The history of the loop rules, amendment by amendment",
@@ -741,12 +863,17 @@ def html(history: History, figure: Figure | None = loop_figure) -> str:
         intents=intents,
         share=lambda n: share(n, history.atlas.total),
         figures=figures,
-        figure_caption=_figure_caption,
+        figures_here=lambda e: any((e.anchor, c.number) in figures for c in e.classes),
+        legend=LEGEND,
+        summary=summary(history),
+        summary_headers=SUMMARY_HEADERS,
+        side_by_side=side_by_side,
+        cited=_citations_html,
     )
 
 
-def to_json(history: History) -> str:
-    """The history as JSON (``loopcompare/history/1``)."""
+def to_json(history: History, made: Stamp | None = None) -> str:
+    """The history as JSON (``loopcompare/history/1``), with ``made`` under ``"stamp"``."""
     total = history.atlas.total
     lines: list[dict[str, Any]] = []
     for line in history.lines:
@@ -808,17 +935,24 @@ def to_json(history: History) -> str:
         },
         "lines": lines,
     }
+    if made is not None:
+        doc["stamp"] = made.json()
     from .render import _json
 
     return _json(doc)  # (every JSON document passes there: control characters as \u escapes)
 
 
-def render(history: History, fmt: str, figure: Figure | None = loop_figure) -> str:
+def render(history: History, fmt: str, figure: Figure | None = loop_figure, command: str | None = None) -> str:
     """The history in one format: ``md``, ``html`` or ``json``.
 
     ``figure`` draws each class's smallest example (:func:`loop_figure` by default: the loop with
     both eras' cut points; None draws nothing).  The JSON carries no drawing: each example's
     outcomes there already give every era's cut point (iterations, steps, who deviates)."""
+    from . import stamp
+    from .render import _finish
+
+    made = stamp.of(command or stamp.command("loopcompare", "history", "-f", fmt))
     if fmt == "json":
-        return to_json(history)
-    return markdown(history, figure) if fmt == "md" else html(history, figure)
+        return to_json(history, made)
+    text = markdown(history, figure) if fmt == "md" else html(history, figure)
+    return _finish(stamp.stamped(text, fmt, made))

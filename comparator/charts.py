@@ -102,11 +102,15 @@ def timeline_svg(timeline: Timeline, id_prefix: str, years: tuple[int, int] | No
         y = top + ROW
         if index == 0:
             # The CR's loop rule renumberings, as ticks under its row, labels stacked where they'd meet.
-            label_ends = [-1000] * 4
+            # (as many levels as the labels need: every dated number is named, none over another)
+            label_ends = [-1000]
             for date, number in SHORTCUT_RULE_NUMBERS:
                 x = _x(_day(date), first, last)
                 free = [i for i, end in enumerate(label_ends) if x - 12 > end]
-                level = free[0] if free else label_ends.index(min(label_ends))
+                if not free:
+                    label_ends.append(-1000)
+                    free = [len(label_ends) - 1]
+                level = free[0]
                 body.append(f'<path class="lc-line" fill="none" stroke="currentColor" stroke-width="1.5" d="M{x},{y} V{y + 6}"/>')
                 if level:
                     body.append(f'<path class="lc-line" fill="none" stroke="currentColor" stroke-width="1" d="M{x},{y + 6} V{y + 8 + 12 * level}"/>')

@@ -300,6 +300,8 @@ class ReportOptions(TypedDict, total=False):
     see_also: Sequence[tuple[str, str]]
     mermaid: bool
     table_only: bool
+    command: str | None
+    source_note: bool
 
 
 def render(comparisons: Sequence[Comparison], fmt: str, **options: Unpack[ReportOptions]) -> str:
@@ -324,6 +326,36 @@ def _emit(text: str, output: str | None) -> None:
             write_output(Path(output), text)
         except OSError as exc:
             raise InputError(f"{output}: can't write: {exc.strerror or exc}") from None
+
+
+def _reproduce(fmt: str, skip: Sequence[str] = ()) -> str:
+    """The command that makes the report being written, for its stamp: this command with its
+    arguments and options as given, ``-f`` explicit, and without ``-o`` (the bytes are the same
+    wherever they go) or options that don't change them (``skip``)."""
+    from .stamp import command
+
+    ctx = click.get_current_context()
+    words = ["loopcompare", ctx.info_name or ""]
+    for param in ctx.command.params:
+        name = param.name or ""
+        value = ctx.params.get(name)
+        if name in ("output", "fmt", *skip) or not isinstance(param, (click.Option, click.Argument)) or param.expose_value is False:
+            continue
+        if isinstance(param, click.Argument):
+            from .stamp import path_word
+
+            words += [path_word(str(v)) for v in (value if isinstance(value, tuple) else (value,)) if v is not None]
+            continue
+        flag = max(param.opts, key=len)
+        default = param.get_default(ctx, call=True)
+        if param.is_flag:
+            if bool(value) != bool(default):
+                words.append(flag)
+            continue
+        for v in value if isinstance(value, tuple) else (value,):
+            if v is not None and v != default:
+                words += [flag, str(v)]
+    return command(*words, "-f", fmt)
 
 
 def _set_plugin_timeout(ctx: click.Context, _param: click.Parameter, value: float | None) -> None:
@@ -433,6 +465,7 @@ def main(ctx: click.Context) -> None:
 @click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
 @click.option("--table-only", is_flag=True, help="Only the outcome table of each scenario, to paste into an article (markdown, or an HTML fragment).")
 @click.option("--mermaid", is_flag=True, help="Markdown: also draw each loop as a Mermaid flowchart (GitHub renders it).")
+@click.option("--no-source-note", "source_note", flag_value=False, default=True, help="With --table-only: leave out the one-line source note (tool version, texts, command) under the tables.")
 @plugin_timeout_option
 @timeout_option
 def compare(
@@ -445,6 +478,7 @@ def compare(
     title: str | None,
     table_only: bool,
     mermaid: bool,
+    source_note: bool,
 ) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from .compare import compare as run
@@ -469,7 +503,8 @@ def compare(
             merged.setdefault(r.key, r)
         rulesets = tuple(merged.values())
     comparisons = [_compared(run, s, rulesets) for s in _scenarios(paths)]
-    _emit(render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid), output)
+    text = render(comparisons, fmt, only_differences=only_differences, title=title, table_only=table_only, mermaid=mermaid, command=_reproduce(fmt), source_note=source_note)
+    _emit(text, output)
 
 
 @main.command()
@@ -566,10 +601,19 @@ def validate(paths: tuple[str, ...], strict: bool) -> None:
 
 
 @main.command("rulesets")
-@click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's.")
+@click.option("--diff", "diff_key", metavar="KEY", help="Show the word-level difference between KEY's text and its predecessor's, subrule by subrule.")
+@click.option("--trace", "trace_rule", metavar="RULE", help="Follow one subrule (any era's number: 729.4, 713.2a, 421.3) through every text and renumbering, with its dates and the words changed.")
 @click.option("--json", "as_json", is_flag=True, help="Print the list as JSON (key, name, aliases, periods, rules, source).")
-def list_rulesets(diff_key: str | None, as_json: bool) -> None:
+def list_rulesets(diff_key: str | None, trace_rule: str | None, as_json: bool) -> None:
     """List the rulesets and their timeline: key, name, period in force, rules, source."""
+    if trace_rule:
+        from .concordance import TraceError, render as render_trace
+
+        try:
+            _say(render_trace(trace_rule), nl=False)
+        except TraceError as exc:
+            raise InputError(f"--trace: {exc}") from None
+        return
     from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, start_in_words
 
     from .render import md_table
@@ -594,10 +638,27 @@ def list_rulesets(diff_key: str | None, as_json: bool) -> None:
     for r in _registry().rulesets:
         rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
         rows.append([r.key, r.name, start_in_words(r), end_in_words(r) or in_force_today(r), rules, r.citation])
+    from loopcompare.rulesets.history import numbers_table
+
     text = [md_table(["key", "name", "in force from", "to", "rules", "source"], rows), ""]
     text += ["line: " + " -> ".join(r.key for r in line) for line in lines(reg.rulesets)]
-    text.append(f"the CR's loop rule, by number: {numbers_in_words()}")
+    text += ["", "the CR's loop rule, by number (each from the first archived release that has it):", ""]
+    text += [md_table(["number", "from", "what moved it"], numbers_table()), ""]
+    text.append(f"Today it is {numbers_in_words().rsplit('Today it is ', 1)[1]}")
     _emit(visible("\n".join(text) + "\n"), None)
+
+
+@main.command()
+@click.argument("what", required=False, metavar="[RULESET|SCENARIO]", shell_complete=_complete_paths)
+@click.option("-f", "--format", "fmt", type=click.Choice(("text", "bibtex", "csl-json")), default="text", show_default=True, help="Plain text, BibTeX, or CSL-JSON (what Zotero and pandoc read).")
+@click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="With a SCENARIO: the rulesets of the report cited (as for compare).")
+@click.option("--report-format", "report_fmt", type=click.Choice(FORMATS), default="md", show_default=True, help="With a SCENARIO: the format of the report cited.")
+def cite(what: str | None, fmt: str, keys: tuple[str, ...], report_fmt: str) -> None:
+    """Cite the rules texts: every text shipped, a ruleset's texts, or a scenario's report itself
+    (the tool, the texts' versions, the command that reproduces it) with the texts it quotes."""
+    from .citing import citations_for
+
+    _write_stdout(citations_for(what, fmt, keys, report_fmt, _registry, _rulesets, _scenarios))
 
 
 @main.command()
@@ -690,13 +751,11 @@ def scenarios(as_json: bool) -> None:
     _emit(md_table(["name", "title", "tags"], rows) + "\n", None)
 
 
-def render_timelines(timelines: Sequence[Timeline], fmt: str) -> str:
-    """Timeline reports in one format."""
+def render_timelines(timelines: Sequence[Timeline], fmt: str, command: str | None = None) -> str:
+    """Timeline reports in one format, stamped with the command that makes them."""
     from . import render as renderers
 
-    if fmt == "json":
-        return renderers.timeline_json(timelines)
-    return renderers.timeline_markdown(timelines) if fmt == "md" else renderers.timeline_html(timelines)
+    return renderers.timeline_report(timelines, fmt, command)
 
 
 @main.command()
@@ -712,14 +771,14 @@ def timeline(paths: tuple[str, ...], fmt: str | None, output: str | None) -> Non
     check_output(output, paths)
     rulesets = _registry().rulesets
     timelines = [build(sf, rulesets) for sf in _scenarios(paths)]
-    _emit(render_timelines(timelines, fmt), output)
+    _emit(render_timelines(timelines, fmt, _reproduce(fmt)), output)
 
 
-def render_atlas(atlas: Atlas, fmt: str) -> str:
-    """The atlas in one format."""
+def render_atlas(atlas: Atlas, fmt: str, command: str | None = None) -> str:
+    """The atlas in one format, stamped with the command that makes it."""
     from . import render as renderers
 
-    return {"md": renderers.atlas_markdown, "html": renderers.atlas_html, "json": renderers.atlas_json}[fmt](atlas)
+    return renderers.atlas_report(atlas, fmt, command)
 
 
 def _progress(length: int, label: str) -> ProgressBar[int] | None:
@@ -775,7 +834,7 @@ def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int 
     with contextlib.ExitStack() as made:  # an --examples folder made here goes again if the atlas is not written
         folder = _examples_folder(examples_dir, made) if examples_dir else None
         result = build_atlas(rulesets, jobs, space=space)
-        text = render_atlas(result, fmt)
+        text = render_atlas(result, fmt, _reproduce(fmt, skip=("jobs", "examples_dir")))
         with held_interrupt():
             _emit(text, output)
             if folder is not None:
@@ -809,7 +868,7 @@ def history(fmt: str | None, output: str | None, jobs: int | None) -> None:
     rulesets = _registry().rulesets
     atlas = build_atlas(amendments.eras(rulesets), jobs, fields=amendments.FIELDS)
     report = amendments.build(rulesets, atlas, [load_builtin(n) for n in names()])
-    _emit(amendments.render(report, fmt), output)
+    _emit(amendments.render(report, fmt, command=_reproduce(fmt, skip=("jobs",))), output)
 
 
 def _builtin_eras() -> tuple[Ruleset, ...]:
@@ -867,16 +926,16 @@ def gallery_files(progress: bool = False) -> dict[str, str]:
                 bar.update(1)
     atlas = _mission_atlas(progress)
     for fmt in FORMATS:
-        files[f"atlas.{fmt}"] = render_atlas(atlas, fmt)
+        files[f"atlas.{fmt}"] = render_atlas(atlas, fmt, f"loopcompare atlas --space format1 -f {fmt}")
     history = amendments.build(eras, _eras_atlas(), scenarios)
     for fmt in FORMATS:
-        files[f"history.{fmt}"] = amendments.render(history, fmt)
+        files[f"history.{fmt}"] = amendments.render(history, fmt, command=f"loopcompare history -f {fmt}")
     title = "loopcompare gallery: the built-in loops under every ruleset"
     for fmt in ("md", "html"):
         see_also = [("the divergence atlas", f"atlas.{fmt}"), ("the history of the loop rules, amendment by amendment", f"history.{fmt}")]
         see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
         links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
-        files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also)
+        files[f"index.{fmt}"] = render(comparisons, fmt, title=title, links=links, see_also=see_also, command="loopcompare gallery")
     from .site import readme
 
     files["README.md"] = readme(files)  # GitHub shows it as the folder's entry page

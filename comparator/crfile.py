@@ -278,12 +278,12 @@ def _numbering(rule: Rule) -> str:
     if not listed.certain and rule.number in listed.between:
         return (
             f"{listed.describe()}; this file dates {rule.number} on {rule.effective}: add "
-            f"(\"{rule.effective}\", \"{rule.number}\") to SHORTCUT_RULE_NUMBERS in rulesets/history.py."
+            f"RuleNumber(\"{rule.effective}\", \"{rule.number}\", \"<what moved it>\") to RULE_NUMBERS in rulesets/history.py."
         )
     return (
         f"the renumbering list has {listed.number or 'no number'} on {rule.effective}"
         f"{f' (since {listed.since})' if listed.since else ''}, this file {rule.number}: add "
-        f"(\"{rule.effective}\", \"{rule.number}\") to SHORTCUT_RULE_NUMBERS in rulesets/history.py "
+        f"RuleNumber(\"{rule.effective}\", \"{rule.number}\", \"<what moved it>\") to RULE_NUMBERS in rulesets/history.py "
         "(or the date of the first release so numbered, if an earlier one is known)."
     )
 

@@ -375,7 +375,7 @@ def _cut_rows(cuts: Sequence[Cut], y: int) -> tuple[list[str], int]:
     return out, y - top
 
 
-def svg(diagram: Diagram, id_prefix: str) -> str:
+def svg(diagram: Diagram, id_prefix: str, *, legend: bool = True) -> str:
     """The diagram as inline SVG for an HTML page (no script, no external reference; the HTML
     parser puts it in the SVG namespace, so it carries no ``xmlns``), ``id_prefix`` making its
     ids unique on the page; a <title> and <desc> are its text alternative."""
@@ -451,10 +451,11 @@ def svg(diagram: Diagram, id_prefix: str) -> str:
         for line in wrap(f"{name}: {result}, no cut point", BOX_RIGHT - BOX_X, 2, 11):
             body.append(_text(BOX_X, y + 11, line, "lc-text lc-small", size=11))
             y += SMALL_LINE
-    legend = "Dashed box: optional (its controller may stop); solid: mandatory. Marks on the line: where each ruleset cuts the loop."
+    words = "Dashed box: optional (its controller may stop); solid: mandatory. Marks on the line: where each ruleset cuts the loop."
     if any(cut.leaves for cut in diagram.cuts):
-        legend += ' An "x": where a player leaves the game.'
-    for line in wrap(legend, WIDTH - 2 * RAIL_X, 3, 11):
+        words += ' An "x": where a player leaves the game.'
+    # (a page that draws many loops, such as the history, says the legend once instead)
+    for line in wrap(words, WIDTH - 2 * RAIL_X, 3, 11) if legend else ():
         body.append(_text(RAIL_X - 6, y + 14, line, "lc-text lc-small lc-legend", size=11))
         y += SMALL_LINE
     height = y + 10

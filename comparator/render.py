@@ -21,6 +21,8 @@ if TYPE_CHECKING:  # imported where used, so that a markdown report loads neithe
     from jinja2 import Environment
     from markupsafe import Markup
 
+    from loopcompare.rulesets.citations import Stamp
+
     from .atlas import Atlas
     from .diagram import Diagram
     from .timeline import Timeline
@@ -145,7 +147,7 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
                 out.append(f"> **{md(key)}**\n>\n{body}\n")
             if section.sources:
                 out.append("**Sources:**\n")
-                out.append("\n".join(f"- {md(name)}: {md(line)}" for name, line in section.sources) + "\n")
+                out.append("\n".join(f"- {cited}" for cited, _ in section.sources) + "\n")
 
 
 def _markdown_cards_and_rulings(sc: ScenarioView, h: str, out: list[str]) -> None:
@@ -207,20 +209,28 @@ def _outcome_table(view: ComparisonView) -> str:
     return md_table(headers, rows)
 
 
-def tables_markdown(report: Report, *, title: str | None = None) -> str:
+def tables_markdown(report: Report, *, title: str | None = None, note: Stamp | None = None) -> str:
     """Only the outcome tables (``compare --table-only``): for pasting into an article.  Several
-    scenarios are each introduced by their title in bold; ``title`` adds a heading."""
+    scenarios are each introduced by their title in bold; ``title`` adds a heading; ``note``
+    adds a one-line source note under the tables (the tool, the texts, the command)."""
     out: list[str] = [f"# {md(title)}\n"] if title else []
     for view in report.comparisons:
         if report.several:
             out.append(f"**{md(view.scenario.title)}**\n")
         out.append((_outcome_table(view) if view.rows else "Every ruleset gives the same outcome.") + "\n")
+    if note is not None:
+        out.append(f"Source: {note.markdown()}\n")
     return _finish("\n".join(out))
 
 
-def tables_html(report: Report, *, title: str | None = None) -> str:
-    """Only the outcome tables, as an HTML fragment (no page, no style: the article's own applies)."""
-    return _finish(_environment().get_template("tables.html.j2").render(report=report, title=title, differs=DIFFERS))
+def tables_html(report: Report, *, title: str | None = None, note: Stamp | None = None) -> str:
+    """Only the outcome tables, as an HTML fragment (no page, no style: the article's own applies);
+    differing cells are in ``<strong>`` (kept when pasted without the stylesheet); ``note`` adds a
+    one-line source note."""
+    from markupsafe import Markup
+
+    source = Markup(note.html().replace('<p class="stamp">', '<p class="stamp"><small>Source: ', 1).replace("</p>", "</small></p>")) if note else None
+    return _finish(_environment().get_template("tables.html.j2").render(report=report, title=title, differs=DIFFERS, note=source))
 
 
 def _finish(text: str) -> str:
@@ -293,7 +303,51 @@ def _page(template: str, **context: object) -> str:
     from importlib import resources
 
     css = resources.files("loopcompare.comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
-    return _finish(_environment().get_template(template).render(css=css, differs=DIFFERS, **context))
+    return _finish(permalinks(_environment().get_template(template).render(css=css, differs=DIFFERS, **context)))
+
+
+_TOKEN = re.compile(r"<h([1-6])((?:\s[^>]*)?)>(.*?)</h\1>|<section((?:\s[^>]*)?)>|</section>", re.S)
+_ID = re.compile(r'\sid="([^"]*)"')
+
+
+def permalinks(page: str) -> str:
+    """Every heading of a page with a stable id and a visible permalink to it: its own id, else
+    one made from its words, prefixed by the id of the section it is in (so "The text" of each
+    amendment is ``amendment-cr-2005-the-text``), numbered only where two would still be equal."""
+    taken = set(_ID.findall(page))
+    sections: list[str] = []
+    out: list[str] = []
+    at = 0
+    for match in _TOKEN.finditer(page):
+        out.append(page[at:match.start()])
+        at = match.end()
+        level, attrs, inner, section = match.groups()
+        if level is None:
+            if match.group(0).startswith("</"):
+                sections.pop() if sections else None
+            else:
+                found = _ID.search(section or "")
+                sections.append(found.group(1) if found else (sections[-1] if sections else ""))
+            out.append(match.group(0))
+            continue
+        found = _ID.search(attrs)
+        if found:
+            anchor = found.group(1)
+        else:
+            words = re.sub(r"<[^>]+>|&[a-z]+;|&#\d+;", " ", inner).lower()
+            base = "-".join(re.findall(r"[a-z0-9]+", words))[:60].strip("-") or "section"
+            if sections and sections[-1]:
+                base = f"{sections[-1]}-{base}"
+            anchor, n = base, 1
+            while anchor in taken:
+                n += 1
+                anchor = f"{base}-{n}"
+            taken.add(anchor)
+            attrs = f' id="{anchor}"' + attrs
+        link = f'<a class="permalink" href="#{anchor}" aria-label="Permalink to this section">#</a>'
+        out.append(f"<h{level}{attrs}>{inner} {link}</h{level}>")
+    out.append(page[at:])
+    return "".join(out)
 
 
 def html(report: Report) -> str:
@@ -314,32 +368,67 @@ def report(
     see_also: Sequence[tuple[str, str]] = (),
     mermaid: bool = False,
     table_only: bool = False,
+    command: str | None = None,
+    source_note: bool = True,
 ) -> str:
     """A report of comparisons as ``md``, ``html`` or ``json``.
 
     ``mermaid`` draws each loop as a Mermaid flowchart (markdown); ``table_only`` keeps only the
-    outcome tables (markdown, or an HTML fragment); JSON always has everything.
+    outcome tables (markdown, or an HTML fragment) with a one-line source note (unless
+    ``source_note`` is False); JSON always has everything.  Every report carries its stamp
+    (:mod:`.stamp`): ``command`` is the command that reproduces it (default: the ``compare``
+    command that would).
     """
+    from . import stamp
     from .report import build
 
+    if command is None:
+        options = [o for o, on in (("--only-differences", only_differences), ("--table-only", table_only), ("--mermaid", mermaid)) if on]
+        options += ["--title", title] if title else []
+        command = stamp.compare_command(comparisons, fmt, *options)
+    made = stamp.of(command)
     if fmt == "json":
-        return json_report(comparisons)
+        return json_report(comparisons, made)
     view = build(comparisons, title=title, only_differences=only_differences, links=links, see_also=see_also)
     if table_only:
-        return tables_markdown(view, title=title) if fmt == "md" else tables_html(view, title=title)
-    return markdown(view, mermaid=mermaid) if fmt == "md" else html(view)
+        if fmt == "md":
+            return tables_markdown(view, title=title, note=made if source_note else None)
+        return tables_html(view, title=title, note=made if source_note else None)
+    text = markdown(view, mermaid=mermaid) if fmt == "md" else html(view)
+    return _finish(stamp.stamped(text, fmt, made))
 
 
 # --- JSON ------------------------------------------------------------------------------------------
 
 
-def json_report(comparisons: Sequence[Comparison]) -> str:
-    """docs/FORMAT.md's JSON document: integers exact however large, keys in a stable order."""
-    doc = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
+def json_report(comparisons: Sequence[Comparison], made: Stamp | None = None) -> str:
+    """docs/FORMAT.md's JSON document: integers exact however large, keys in a stable order;
+    with ``made``, its stamp under ``"stamp"``."""
+    doc: dict[str, object] = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
+    if made is not None:
+        doc["stamp"] = made.json()
     return _json(doc)
 
 
 # --- timelines -------------------------------------------------------------------------------------
+
+
+def timeline_command(timelines: Sequence[Timeline], fmt: str) -> str:
+    """The ``timeline`` command that makes this report."""
+    from .stamp import command, scenario_argument
+
+    return command("loopcompare", "timeline", *(scenario_argument(t.scenario) for t in timelines), "-f", fmt)
+
+
+def timeline_report(timelines: Sequence[Timeline], fmt: str, command: str | None = None) -> str:
+    """Timelines in one format, stamped with ``command`` (default: the one that makes them)."""
+    from . import stamp
+
+    made = stamp.of(command or timeline_command(timelines, fmt))
+    if fmt == "json":
+        return timeline_json(timelines, made)
+    text = timeline_markdown(timelines) if fmt == "md" else timeline_html(timelines)
+    return _finish(stamp.stamped(text, fmt, made))
 
 
 def timeline_markdown(timelines: Sequence[Timeline]) -> str:
@@ -388,11 +477,13 @@ def timeline_html(timelines: Sequence[Timeline]) -> str:
     return _page("timeline.html.j2", timelines=timelines, items=items, title=title)
 
 
-def timeline_json(timelines: Sequence[Timeline]) -> str:
-    """Timelines as JSON (``loopcompare/timeline/1``)."""
+def timeline_json(timelines: Sequence[Timeline], made: Stamp | None = None) -> str:
+    """Timelines as JSON (``loopcompare/timeline/1``), with ``made`` under ``"stamp"``."""
     from .timeline import to_json
 
-    doc = {"format": "loopcompare/timeline/1", "timelines": [to_json(t) for t in timelines]}
+    doc: dict[str, object] = {"format": "loopcompare/timeline/1", "timelines": [to_json(t) for t in timelines]}
+    if made is not None:
+        doc["stamp"] = made.json()
     return _json(doc)
 
 
@@ -503,7 +594,18 @@ def atlas_html(atlas: Atlas) -> str:
     )
 
 
-def atlas_json(atlas: Atlas) -> str:
+def atlas_report(atlas: Atlas, fmt: str, command: str | None = None) -> str:
+    """The atlas in one format, stamped with ``command`` (default: ``loopcompare atlas`` with its rulesets)."""
+    from . import stamp
+
+    made = stamp.of(command or stamp.command("loopcompare", "atlas", *stamp.ruleset_options(atlas.rulesets), "-f", fmt))
+    if fmt == "json":
+        return atlas_json(atlas, made)
+    text = atlas_markdown(atlas) if fmt == "md" else atlas_html(atlas)
+    return _finish(stamp.stamped(text, fmt, made))
+
+
+def atlas_json(atlas: Atlas, made: Stamp | None = None) -> str:
     """The divergence atlas as JSON (``loopcompare/atlas/1``)."""
     from . import atlas as atlases
 
@@ -534,4 +636,6 @@ def atlas_json(atlas: Atlas) -> str:
         ],
         "classes": classes,
     }
+    if made is not None:
+        doc["stamp"] = made.json()
     return _json(doc)

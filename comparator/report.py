@@ -95,7 +95,7 @@ class Section:
     notes: tuple[str, ...]
     quotes: tuple[tuple[str, tuple[str, ...]], ...]
     sources: tuple[tuple[str, str], ...] = ()
-    """Where each quoted document was obtained: (file name, its short source line)."""
+    """Each quoted document's citation, with links: (markdown, HTML)."""
 
 
 @dataclass(frozen=True)
@@ -362,14 +362,25 @@ def odd_ones(cells: Sequence[str]) -> tuple[bool, ...]:
 
 
 def provenance(ruleset: Ruleset, keys: Iterable[str]) -> tuple[tuple[str, str], ...]:
-    """The documents the quoted rules come from, in order of first quote, each with its source
-    line (from the text file's provenance header)."""
-    found: dict[str, str] = {}
+    """The documents the quoted rules come from, in order of first quote, each cited as markdown
+    and as HTML, with links (:mod:`rulesets.citations`); a plugin's own text, which has no
+    citation record, by the source line of its provenance header."""
+    from html import escape
+
+    from loopcompare.rulesets.citations import citation, md_escape
+
+    found: dict[str, tuple[str, str]] = {}
     for key in keys:
         doc = ruleset.source_of(key)
-        if doc is not None and doc.filename not in found:
-            found[doc.filename] = doc.source_line() or "(the file gives no source)"
-    return tuple(found.items())
+        if doc is None or doc.filename in found:
+            continue
+        record = citation(doc.filename)
+        if record is not None:
+            found[doc.filename] = (record.markdown(), record.html())
+        else:
+            line = doc.source_line() or "(the text gives no source)"
+            found[doc.filename] = (md_escape(line), escape(line))
+    return tuple(found.values())
 
 
 def summary_cell(comparison: Comparison, key: str) -> str:

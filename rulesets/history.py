@@ -3,8 +3,9 @@
 Dates live here and on each ruleset (``in_force``), never in ``if year > ...`` branches.  Where
 the sources do not give a date (the day the MTR's "choices" paragraph was added), the period is
 recorded as ``"unknown"``, bounded where the sources bound it (``not_before``, ``attested``,
-``superseded_by``), and every answer that depends on it says so.  Likewise the loop rule's number
-is known only on the days in :data:`SHORTCUT_RULE_NUMBERS`: between two of them it is not guessed.
+``superseded_by``), and every answer that depends on it says so.  The loop rule's number is dated
+release by release in :data:`RULE_NUMBERS`; should a dated number skip one of
+:data:`SHORTCUT_RULE_SEQUENCE`, the number between them is not guessed.
 """
 
 from __future__ import annotations
@@ -23,26 +24,59 @@ EARLIEST = "1998-03-31"
 
 UNKNOWN = "unknown"
 
-#: The Comprehensive Rules' loop rule over time: (first day, rule number), where the sources give
-#: the day.  421 "Handling 'Infinite' Loops" until the Magic 2010 rewrite; then "Taking
-#: Shortcuts", renumbered with the CR's section 7 as new rules were inserted before it (on
-#: 2026-04-17, rule 722 "Preparation Cards").  "Today" is the last entry: add a line here when a
-#: release renumbers the rule (``loopcompare sources`` reads the release and says so).
-SHORTCUT_RULE_NUMBERS: tuple[tuple[str, str], ...] = (
-    ("1999-04-23", "421"),
-    ("2009-07-11", "713"),
-    ("2018-07-13", "720"),
-    ("2024-06-07", "729"),
-    ("2025-04-04", "730"),
-    ("2025-07-25", "731"),
-    ("2026-04-17", "732"),
+@dataclass(frozen=True)
+class RuleNumber:
+    """One number of the CR's loop rule: the first archived release that has it, and what moved it."""
+
+    since: str
+    number: str
+    cause: str
+    #: Where the first release is uncertain (an unarchived release between two archived ones).
+    caveat: str = ""
+
+
+#: Every number the Comprehensive Rules' loop rule has had, with the first archived release that
+#: has it and what moved it (read from the section 7 headings of each archived release: GitHub
+#: ``xremming/rulesraker`` ``archive/txt/`` and ``pit142857/mtg-cr`` ``Comprehensive Rules/``).
+#: 421 "Handling 'Infinite' Loops" until the Magic 2010 rewrite; then "Taking Shortcuts",
+#: renumbered with the CR's section 7 as rules were inserted before it or removed.  "Today" is the
+#: last entry: add a line here when a release renumbers the rule (``loopcompare sources`` reads
+#: the release and says so).
+RULE_NUMBERS: tuple[RuleNumber, ...] = (
+    RuleNumber("1999-04-23", "421", "the first Comprehensive Rules (the infinity rules; before, the 1998 Rules Summary G.21)"),
+    RuleNumber("2009-07-11", "713", "the Magic 2010 rewrite: 421 replaced by 713 \u201cTaking Shortcuts\u201d"),
+    RuleNumber("2010-04-23", "714", "710 Leveler Cards inserted"),
+    RuleNumber("2011-05-01", "715", "Restarting the Game inserted"),
+    RuleNumber("2011-09-30", "716", "711 Double-Faced Cards inserted"),
+    RuleNumber(
+        "2016-07-22", "718", "712 Meld Cards and 713 Checklist Cards inserted together (no release has 717)",
+        "the release of 2016-04-08 still has 716",
+    ),
+    RuleNumber("2016-08-26", "719", "The Monarch inserted"),
+    RuleNumber("2018-04-27", "720", "714 Saga Cards inserted (Dominaria)"),
+    RuleNumber("2019-10-04", "721", "Adventurer Cards inserted"),
+    RuleNumber("2020-04-17", "722", "Merging with Permanents inserted"),
+    RuleNumber("2021-07-12", "724", "706 Rolling a Die and Class Cards inserted together (no release has 723)"),
+    RuleNumber(
+        "2021-11-15", "725", "Day and Night inserted",
+        "it came with the set of 2021-09, whose release is not archived, so 725 may be from then",
+    ),
+    RuleNumber("2022-06-10", "726", "Initiative inserted"),
+    RuleNumber("2022-10-07", "727", "Attraction Cards inserted"),
+    RuleNumber("2022-11-18", "728", "Prototype Cards inserted"),
+    RuleNumber("2023-04-14", "727", "713 Meld Cards removed: meld folded into 712 Double-Faced Cards"),
+    RuleNumber("2024-02-06", "728", "719 Case Cards inserted"),
+    RuleNumber("2024-03-08", "729", "725 Rad Counters inserted (Fallout)"),
+    RuleNumber("2025-04-04", "730", "Omen Cards inserted"),
+    RuleNumber("2025-07-25", "731", "Station Cards inserted"),
+    RuleNumber("2026-04-17", "732", "722 Preparation Cards inserted"),
 )
 
-#: Every number the shortcut rule has had, in order (docs/DOMAIN.md); the sources date only some.
-SHORTCUT_RULE_SEQUENCE = (
-    "713", "714", "715", "716", "718", "719", "720", "721", "722", "724", "725", "726",
-    "727", "728", "727", "728", "729", "730", "731", "732",
-)
+#: The same, as (first day, rule number) pairs.
+SHORTCUT_RULE_NUMBERS: tuple[tuple[str, str], ...] = tuple((r.since, r.number) for r in RULE_NUMBERS)
+
+#: Every number the shortcut rule has had, in order (421 was rewritten, not renumbered).
+SHORTCUT_RULE_SEQUENCE = tuple(r.number for r in RULE_NUMBERS if r.number != "421")
 
 
 @dataclass(frozen=True)
@@ -121,7 +155,7 @@ def since_today() -> str:
 
 
 def numbers_in_words() -> str:
-    """The loop rule's numbers over time, saying where the sources leave renumberings undated."""
+    """The loop rule's numbers over time, each from the first archived release that has it."""
     parts = []
     for start, number in SHORTCUT_RULE_NUMBERS:
         gap = numbering_on(_next_day(start))
@@ -130,6 +164,15 @@ def numbers_in_words() -> str:
         else:
             parts.append(f"{number} from {start}")
     return "; ".join(parts) + f". Today it is {number_today()}."
+
+
+def numbers_table() -> list[list[str]]:
+    """The loop rule's numbers as rows: number, first release, what moved it (and any caveat)."""
+    rows = []
+    for entry in RULE_NUMBERS:
+        cause = entry.cause + (f" ({entry.caveat})" if entry.caveat else "")
+        rows.append([entry.number, entry.since, cause])
+    return rows
 
 
 def _next_day(date: str) -> str:
@@ -260,6 +303,52 @@ def period_in_words(ruleset: Ruleset) -> str:
 
 
 @dataclass(frozen=True)
+class Wording:
+    """An earlier wording of a ruleset's text, quoted on the days it was in force: the rules the
+    ruleset applies are the same, only the words quoted are that release's."""
+
+    key: str
+    start: str
+    end: str
+    filename: str
+    name: str
+    why: str
+
+
+#: The wordings shipped for days before a ruleset's own text: the first Comprehensive Rules
+#: (1999-04-23) until the first archived release that rewords the rule (2001-07-23 rewrote
+#: 421.3's example as the 2003 text has it; 1999-11-01 changed only how the archive writes the
+#: {0} symbol).  From 2001-07-23 the 2003 text is quoted (its example; 421.1 reached its 2003
+#: words by 2003-07-01).
+EARLIER_WORDINGS: tuple[Wording, ...] = (
+    Wording(
+        "cr-2004", "1999-04-23", "2001-07-22", "1999-04-23_cr_421.txt", "CR 421 (1999)",
+        "the words of the first Comprehensive Rules (1999-04-23), in force until the release of 2001-07-23 "
+        "reworded 421.3's example; the rules are those of the 2003 text",
+    ),
+)
+
+
+def worded_on(ruleset: Ruleset, date: str) -> Ruleset:
+    """``ruleset`` quoting the wording in force on ``date`` (:data:`EARLIER_WORDINGS`), or itself."""
+    for wording in EARLIER_WORDINGS:
+        if wording.key == ruleset.key and wording.start <= date <= wording.end:
+            from .base import Source
+
+            attrs = {
+                "__doc__": f"{type(ruleset).__name__} in the words of {wording.start}.",
+                "name": wording.name,
+                "effective": wording.start,
+                "sources": (Source(wording.filename),),
+                "citation": f"Comprehensive Rules effective {wording.start}",
+                "renumbering": f"Quoted in {wording.why}.",
+            }
+            made: type[Ruleset] = type(type(ruleset).__name__, (type(ruleset),), attrs)
+            return made()
+    return ruleset
+
+
+@dataclass(frozen=True)
 class AsOf:
     """The rulesets in force on a day, and what the sources leave open about that day."""
 
@@ -300,6 +389,7 @@ def as_of(rulesets: Collection[Ruleset], date: str) -> AsOf:
             undated.append(f"{ruleset.key} {number}")
         elif numbering.number != number:
             chosen[i] = ruleset.renumbered(numbering.number, numbering.since, text_numbered(numbering.number, date))
+    chosen = [worded_on(r, date) for r in chosen]
     if undated:
         notes.append(
             f"{numbering.describe()}: the number is not guessed, and each text is "

@@ -36,7 +36,7 @@ def test_a_dash_reads_the_scenario_from_standard_input():
     assert '"file": "<stdin>"' in piped.stdout
     assert piped.stdout.replace('"id": "stdin"', "").replace('"file": "<stdin>"', "") == named.stdout.replace(
         '"id": "flying-relents"', ""
-    ).replace('"file": "flying-relents.toml"', "")
+    ).replace('"file": "flying-relents.toml"', "").replace("compare flying-relents -f json", "compare - -f json")  # (the stamp's command)
 
 
 def test_bad_standard_input_is_named_and_exits_2():
@@ -145,7 +145,9 @@ def test_a_progress_bar_on_a_terminal(monkeypatch):
 def test_table_only_gives_just_the_outcome_table():
     text = run("compare", "flying-relents", "--table-only").stdout
     lines = text.splitlines()
-    assert lines[0].startswith("| Outcome ") and all(line.startswith("|") for line in lines)
+    # the table, then its one-line source note (issue 25; --no-source-note leaves it out)
+    assert lines[0].startswith("| Outcome ") and all(line.startswith("|") for line in lines[:-2])
+    assert lines[-2:] == ["", lines[-1]] and lines[-1].startswith("Source: Made by loopcompare")
     assert "| **≠ Iterations**" in text and "**1**" in text
 
 
@@ -164,7 +166,7 @@ def test_a_title_names_the_report():
     md = run("compare", "flying-relents", "--title", "My *article*").stdout
     html = run("compare", "flying-relents", "--title", "My <article>", "-f", "html").stdout
     assert md.startswith("# My \\*article\\*\n")
-    assert "<title>My &lt;article&gt;</title>" in html and "<h1>My &lt;article&gt;</h1>" in html
+    assert "<title>My &lt;article&gt;</title>" in html and "<h1 id=\"my-article\">My &lt;article&gt; <a class=\"permalink\"" in html
 
 
 # --- shell completion -------------------------------------------------------------------------------------

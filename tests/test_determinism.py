@@ -172,7 +172,8 @@ def _orders() -> dict[str, list[str]]:
 
 def _markdown_sections(text: str) -> dict[str, str]:
     """A several-scenario markdown report cut at each scenario's anchor, by anchor."""
-    parts = text.split('<a id="')[1:]
+    # (the stamp that ends the report names the files in the order given: the command is the order)
+    parts = text.split("\n\nMade by loopcompare ")[0].split('<a id="')[1:]
     return {part.split('"', 1)[0]: part.rstrip("\n") for part in parts}
 
 

@@ -93,15 +93,18 @@ def test_reports_quote_the_rules_they_cite():
 def test_reports_say_where_each_quoted_text_was_obtained():
     # provenance: every section that quotes rules names each quoted document and its source line
     md = FILES["flying-relents.md"]
-    assert "- 2024-06-07\\_cr\\_729.txt: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt" in md
-    assert "- 2026-02-27\\_mtr\\_4.4.txt: GitHub EmoShuShu/mtr-zh" in md
+    # cited as a historian cites them (issue 25): the document, its date and rule, the archived copy
+    assert "- Wizards of the Coast. Magic: The Gathering Comprehensive Rules, effective 2024-06-07, rule 729" in md
+    assert "Archived copy: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt, commit 8d5947c" in md
+    assert "Archived copy: GitHub EmoShuShu/mtr-zh" in md and "2024-06-07\\_cr\\_729.txt" not in md
     html = FILES["flying-relents.html"]
-    assert "<li><code>2024-06-07_cr_729.txt</code>: GitHub xremming/rulesraker, archive/txt/2024-06-07.txt</li>" in html
+    assert '<a href="https://github.com/xremming/rulesraker/blob/8d5947c2a8d248d6480a6f7cc3b9478251c8a79d/archive/txt/2024-06-07.txt">' in html
     for name, text in FILES.items():
         if name.endswith(".md") and "atlas" not in name:
             assert text.count("**Rules quoted:**") == text.count("**Sources:**"), name
         if name.endswith(".json"):
-            # the JSON contract is unchanged; a library file's own [[oracle]]/[[ruling]] text may cite anything
+            # the JSON contract is unchanged (but for its stamp); a library file's own [[oracle]]/[[ruling]]
+            # text may cite anything
             assert "Sources" not in _without_metadata(text) and "rulesraker" not in _without_metadata(text), name
 
 
@@ -131,10 +134,11 @@ def test_html_reports_are_self_contained():
     for name, text in FILES.items():
         if name.endswith(".html"):
             assert "<script" not in text
-            # Nothing is loaded from elsewhere. (An address may appear as text: a library entry
-            # cites where its Oracle text and rulings were read.)
-            assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", text, re.IGNORECASE), name
-            assert not re.search(r"""(?:@import|url\()\s*["']?\s*(?:https?:)?//""", text, re.IGNORECASE), name
+            # Nothing is loaded from elsewhere: links out are the citations (issue 25), and an address
+            # may appear as text (a library entry cites where its Oracle text and rulings were read).
+            loaded = re.sub(r'<a href="https?://[^"]*">', "", text)
+            assert not re.search(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", loaded, re.IGNORECASE), name
+            assert not re.search(r"""(?:@import|url\()\s*["']?\s*(?:https?:)?//""", loaded, re.IGNORECASE), name
             assert not re.search(r"<link[^>]*stylesheet", text, re.IGNORECASE), name
             assert text.startswith("<!DOCTYPE html>\n<html lang=\"en\">")
 

@@ -101,9 +101,10 @@ def test_as_of_2020_applies_both_mtr_texts_with_a_note():
     assert "after 2018-07-13, by 2025-11-10" in note
     assert "cr-2009-09" not in note
     # and the rule's number that day: 720 or later, not guessed
-    (number,) = [n for n in chosen.notes if "not guessed" in n]
-    assert "720 from 2018-07-13, 729 from 2024-06-07" in number
-    assert "cr-2009-09 713" in number and "mtr-2018 720" in number and "mtr-current 729" in number
+    assert not [n for n in chosen.notes if "not guessed" in n]
+    # and the rule's number that day, dated: 721 (Adventurer Cards inserted on 2019-10-04)
+    assert [r.number for r in chosen.rulesets] == ["721", "721", "721"]
+    assert chosen.rulesets[0].name == "CR 721 (2019-10-04)"
 
 
 def test_as_of_2024_06_07_applies_the_current_cr():
@@ -223,9 +224,17 @@ def test_renumbered_to_a_given_number():
         ("1999-04-23", "421"),
         ("2009-07-10", "421"),
         ("2009-07-11", "713"),
-        ("2018-07-12", "713"),  # the last dated number (the sources don't date 714 .. 719)
-        ("2018-07-13", "720"),
-        ("2024-06-06", "720"),
+        ("2010-04-22", "713"),
+        ("2010-04-23", "714"),  # 710 Leveler Cards inserted
+        ("2016-07-21", "716"),
+        ("2016-07-22", "718"),  # 712 and 713 inserted together: no release has 717
+        ("2018-04-26", "719"),
+        ("2018-04-27", "720"),  # 714 Saga Cards (Dominaria), not 2018-07-13
+        ("2018-05-01", "720"),
+        ("2023-04-13", "728"),
+        ("2023-04-14", "727"),  # 713 Meld Cards removed: the number went down
+        ("2024-03-07", "728"),
+        ("2024-03-08", "729"),  # 725 Rad Counters (Fallout), not 2024-06-07
         ("2024-06-07", "729"),
         ("2025-04-03", "729"),
         ("2025-04-04", "730"),
@@ -245,8 +254,8 @@ def test_number_on(date, number):
     "date, number, certain",
     [
         ("2009-07-11", "713", True),  # a dated point
-        ("2009-08-01", "713", False),  # 714 .. 719 came on days the sources don't give
-        ("2019-01-01", "720", False),
+        ("2009-08-01", "713", True),  # every number is dated since rule-numbers.md
+        ("2019-01-01", "720", True),
         ("2024-06-07", "729", True),
         ("2025-05-01", "730", True),  # 729 -> 730 -> 731: consecutive, so nothing in between
         ("2026-03-01", "731", True),
@@ -296,7 +305,8 @@ def test_compare_as_of_2026_05_01_cites_732():
     assert outcome_columns(out) == ["CR 732 (2026-04-17)", "MTR 4.4 (current)"]
     assert "| Rules applied" in out and "732.3, 732.2a, 732.2b, 732.2c" in out
     assert "> **732.3**" in out
-    assert "- 2026-04-17\\_cr\\_732.txt: GitHub muz/mtgrulediff" in out
+    assert "Archived copy: GitHub muz/mtgrulediff, rules/MagicCompRules 20260417.txt, commit 723ddcb (https://github.com/muz/mtgrulediff/blob/723ddcb15a127c8267d01dd4de0fa9a516bb1442/rules/MagicCompRules%2020260417.txt)" in out
+    assert "2026-04-17\\_cr\\_732.txt" not in out  # no file of the project named as a source
     assert not re.search(r"\b7(29|30|31)\.\d", out.split("## How each ruleset settles it")[1].replace("729 of 2024-06-07", ""))
     assert result.stderr == ""
     doc = json.loads(run("compare", "flying-relents", "--as-of", "2026-05-01", "-f", "json").stdout)
@@ -313,7 +323,8 @@ def test_compare_as_of_2026_03_01_cites_731():
     assert "731.5, 731.4, 104.4b" in out
     assert "> **731.5**" in out
     assert "Rule 731 is numbered 732 today (same rule)." in out
-    assert "- 2026-01-16\\_cr\\_731.txt: GitHub xremming/rulesraker" in out
+    assert "effective 2026-01-16, rule 731 “Taking Shortcuts”. Official copy: https://media.wizards.com/2026/downloads/MagicCompRules%2020260116.txt." in out
+    assert "2026-01-16\\_cr\\_731.txt" not in out
 
 
 def test_compare_as_of_a_number_without_an_archived_text_quotes_the_older_text_and_says_so():
@@ -326,13 +337,24 @@ def test_compare_as_of_a_number_without_an_archived_text_quotes_the_older_text_a
     assert "no text numbered 730 is archived: quoted from the text of 2024-06-07, under the new numbers" in out
 
 
-def test_compare_as_of_an_undated_number_is_not_guessed():
-    # 2019: 720 from 2018-07-13, 729 from 2024-06-07, the numbers in between undated: each text keeps its own
-    result = run("compare", "flying-relents", "--as-of", "2019-01-01")
+@pytest.mark.parametrize(
+    "date, column, number",
+    [
+        ("2018-05-01", "CR 720 (2018-04-27)", "720"),  # Dominaria: 720 months before 2018-07-13 (not 713)
+        ("2012-01-01", "CR 716 (2011-09-30)", "716"),
+        ("2023-06-01", "CR 727 (2023-04-14)", "727"),  # back down when 713 Meld Cards was removed
+        ("2024-04-01", "CR 729 (2024-03-08)", "729"),  # Fallout: 729 before 2024-06-07
+    ],
+)
+def test_compare_as_of_cites_the_number_in_force_that_day(date, column, number):
+    # every number is dated (rule-numbers.md): the era's words under that day's number, no note
+    result = run("compare", "flying-relents", "--as-of", date)
     assert_clean_exit(result, 0)
-    assert "CR 713 (2009-09)" in outcome_columns(result.stdout)
-    assert "720 or a later number" in result.stderr
-    assert "the number is not guessed" in result.stderr
+    assert column in outcome_columns(result.stdout)
+    assert f"> **{number}.3**" in result.stdout
+    (applied,) = [line for line in result.stdout.splitlines() if line.startswith("| Rules applied")]
+    assert f"{number}.3, {number}.2a" in applied and "713." not in applied
+    assert "not guessed" not in result.stderr
 
 
 # --- rulesets: the dated MTR, the numbers to today ------------------------------------------------
@@ -373,7 +395,7 @@ def test_compare_as_of_2020_shows_both_mtr_texts_and_says_why():
     # 2020-01-01: CR 713 (2009-09) and both MTR texts, with the note on stderr
     result = run("compare", "flying", "--as-of", "2020-01-01")
     assert_clean_exit(result, 0)
-    assert outcome_columns(result.stdout) == ["CR 713 (2009-09)", "MTR 4.4 (2018)", "MTR 4.4 (current)"]
+    assert outcome_columns(result.stdout) == ["CR 721 (2019-10-04)", "MTR 4.4 (2018)", "MTR 4.4 (current)"]
     assert "unknown" in result.stderr
 
 

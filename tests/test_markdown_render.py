@@ -184,19 +184,26 @@ def table_problems(text: str) -> list[str]:
 # --- raw HTML --------------------------------------------------------------------------------------
 
 
+#: Raw HTML the renderer itself writes: the history's word differences (<del>/<ins>), line breaks
+#: in its old-beside-new cells, and the folded drawings of its classes (<details>).
+RENDERER_INLINE_HTML = {"<del>", "</del>", "<ins>", "</ins>", "<br>"}
+RENDERER_BLOCK_HTML = re.compile(r"<details><summary>The smallest example of each class, drawn \(\d+\)</summary>|</details>")
+
+
 def html_problems(tokens: list[Token]) -> list[str]:
     """Raw HTML other than a paragraph that is exactly ``<a id="SAFE"></a>``; repeated anchors."""
     problems, seen = [], set()
     for t in tokens:
         if t.type == "html_block":
             m = ANCHOR.fullmatch(t.content.strip())
-            if not m:
-                problems.append(f"html block: {t.content.strip()[:80]!r}")
-            else:
+            if m:
                 seen.add(m.group(1))
+            elif not RENDERER_BLOCK_HTML.fullmatch(t.content.strip()):
+                problems.append(f"html block: {t.content.strip()[:80]!r}")
         if t.type != "inline":
             continue
-        raw = [c for c in t.children if c.type == "html_inline"]
+        # (the history's word differences and old-beside-new cells are the renderer's own HTML)
+        raw = [c for c in t.children if c.type == "html_inline" and c.content not in RENDERER_INLINE_HTML]
         if not raw:
             continue
         m = ANCHOR.fullmatch(t.content.strip())

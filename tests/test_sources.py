@@ -184,7 +184,7 @@ def test_a_release_that_renumbers_the_rule_says_from_what_to_what(tmp_path):
     out = result.stdout
     assert "is rule 733" in out
     assert "2026-04-17_cr_732.txt (rule 732, text of 2026-04-17): renumbered (732 -> 733), the same text." in out
-    assert '("2026-10-02", "733")' in out and "SHORTCUT_RULE_NUMBERS" in out
+    assert 'RuleNumber("2026-10-02", "733", "<what moved it>")' in out and "to RULE_NUMBERS in rulesets/history.py" in out
 
 
 def test_a_release_with_a_new_subrule_shows_it(tmp_path):
