@@ -81,6 +81,11 @@ EXAMPLES: dict[str, tuple[tuple[str, str], ...]] = {
         ("loopcompare timeline flying-relents", "when did this loop's outcome change, era by era?"),
         ("loopcompare timeline my-loop.toml -o timeline.html", "as an HTML page"),
     ),
+    "cite": (
+        ("loopcompare cite", "every rules text shipped, in plain text"),
+        ("loopcompare cite cr-2024 -f bibtex", "one ruleset's texts, as BibTeX for a bibliography"),
+        ("loopcompare cite flying-relents -f csl-json", "a scenario's report itself, for Zotero or pandoc"),
+    ),
     "site": (
         ("loopcompare site site/", "build the reference site into site/; open site/index.html"),
         ("loopcompare site site/ --base-url https://example.org/loops/", "absolute permalinks and citations for a host"),
