@@ -271,7 +271,12 @@ function diagrams(w) {
   const limit = w.document.documentElement.clientWidth;
   for (const svg of w.document.querySelectorAll('svg.loop-diagram')) {
     const r = svg.getBoundingClientRect(), style = w.getComputedStyle(svg);
-    out.push({width: r.width, height: r.height, left: r.left, right: r.right, limit: limit,
+    // A drawing in a table that scrolls sideways (the history draws each class in its row) is
+    // reached by scrolling that region, which must itself fit the page.
+    const region = svg.closest('.scroll');
+    const scrolls = !!region && region.scrollWidth > region.clientWidth + 1;
+    const box = scrolls ? region.getBoundingClientRect() : r;
+    out.push({width: r.width, height: r.height, left: box.left, right: box.right, limit: limit, scrolls: scrolls,
               shown: style.display !== 'none' && style.visibility === 'visible' && style.opacity === '1',
               colour: style.color, background: w.getComputedStyle(w.document.body).backgroundColor});
   }
