@@ -58,10 +58,12 @@ PLAY_BUDGET = 400_000
 _BLOCK_LENGTHS = (1, 2, 6, 12, 60, 420, 840, 2520)
 
 
-_TOO_IRREGULAR = (
-    "its guards change too irregularly for the closed form (more than "
-    f"{PLAY_BUDGET:,} step applications would have to be played one by one)"
-)
+def _too_irregular() -> EngineLimit:
+    """The refusal of a loop whose guards change too irregularly (the budget as it stands now)."""
+    return EngineLimit(
+        "its guards change too irregularly for the closed form (more than "
+        f"{PLAY_BUDGET:,} step applications would have to be played one by one)"
+    )
 
 
 class EngineLimit(TooLarge):
@@ -670,7 +672,7 @@ class Dynamics:
             if upto is not None and upto - st.position < block_len:
                 budget -= (upto - st.position) * most_times
                 if budget < 0:
-                    raise EngineLimit(_TOO_IRREGULAR)
+                    raise _too_irregular()
                 event = self._play(st, upto, None, goal)
                 if event is not None:
                     eliminations += self._take()
@@ -679,7 +681,7 @@ class Dynamics:
                 continue
             budget -= block_len * most_times
             if budget < 0:
-                raise EngineLimit(_TOO_IRREGULAR)
+                raise _too_irregular()
             start = st.copy()
             trace = _Trace()
             event = self._play(st, start.position + block_len, trace, goal)
