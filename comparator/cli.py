@@ -245,7 +245,7 @@ def check_output(output: str | None, inputs: Iterable[str] = ()) -> None:
     the target is a device or a pipe, which is written through); the target must not be one of
     the scenario files being read (a report over its own scenario would lose the scenario).
     """
-    if output is None or output == "-":
+    if output is None or output == "-" or output in STDOUT_NAMES:
         return
     target, info = _real_target(Path(output))
     if info is not None:
