@@ -125,11 +125,6 @@ def _without_metadata(text: str) -> str:
     return json.dumps(doc)
 
 
-def _without_cited_addresses(text: str) -> str:
-    """An HTML report without its cards' and rulings' lists, whose cited addresses are the file's own text."""
-    return re.sub(r'<dl class="cards">.*?</dl>|<ul class="rulings">.*?</ul>', "", text, flags=re.S)
-
-
 def test_html_reports_are_self_contained():
     for name, text in FILES.items():
         if name.endswith(".html"):
