@@ -14,13 +14,12 @@ checked against each other on generated format 1 loops (tests/test_format2_engin
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Union
+from typing import Callable, Iterator, Mapping, Union
 
-from .scenario import UNBOUNDED, Count, CutPoint, EndsWhen, Goal, Scenario, Step, Unbounded, Value, set_owners
-
-if TYPE_CHECKING:
-    from .dynamics import Elimination, Event
-    from .outcome import StateValue
+from .dynamics import Elimination, Event
+from .outcome import StateValue
+from .scenario import EndsWhen, Goal, Scenario, Step, set_owners
+from .values import UNBOUNDED, Count, CutPoint, Unbounded, Value
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, ClassVar, Iterable, Mapping, Sequence, Sized
+from typing import ClassVar, Iterable, Mapping, Sequence, Sized
 
 import dataclasses
 from fractions import Fraction
@@ -27,11 +27,12 @@ from fractions import Fraction
 from . import texts
 from .bignum import TooLarge
 from .outcome import Elimination, Iterations, Outcome, Result, StateValue, StoppedBy
-from .scenario import UNBOUNDED, Count, CutPoint, EndsLoop, Goal, Intent, LoopFacts, Scenario
-
-if TYPE_CHECKING:
-    from .dynamics import Elimination as DynElimination
-    from .dynamics import Event as DynEvent
+from .dynamics import Elimination as DynElimination
+from .dynamics import Event as DynEvent
+from .facts import LoopFacts, facts_of
+from .numbers import number_today
+from .scenario import EndsLoop, Goal, Intent, Scenario
+from .values import UNBOUNDED, Count, CutPoint
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,7 @@ class Settlement:
     def __init__(self, ruleset: "Ruleset", scenario: Scenario, facts: LoopFacts | None = None) -> None:
         self.ruleset = ruleset
         self.scenario = scenario
-        self.facts: LoopFacts = scenario.facts if facts is None else facts
+        self.facts: LoopFacts = facts_of(scenario) if facts is None else facts
         self.transcript: list[str] = []
         self.rules: list[str] = []
         self.quotes: list[str] = []
@@ -341,7 +342,7 @@ def _resolve_goals(scenario: Scenario) -> tuple[Scenario, list[tuple[str, Goal, 
     goals = [(p, i.until) for p, i in scenario.intents.items() if i.until is not None and i.after is None]
     if not goals:
         return scenario, []
-    facts = scenario.facts
+    facts = facts_of(scenario)
     intents = dict(scenario.intents)
     shown: list[tuple[str, Goal, int | None]] = []
     for player, goal in goals:
@@ -1164,8 +1165,6 @@ class Ruleset:
     def today(self) -> str:
         """What the rule applied is called today, when that differs: :attr:`renumbering`, then
         :attr:`today_words` (empty by default)."""
-        from .history import number_today  # history reads rulesets: imported when asked
-
         now = number_today()
         later = self.today_words.format(number=self.number, today=now) if now != self.number else ""
         return " ".join(part for part in (self.renumbering, later) if part)

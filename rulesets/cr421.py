@@ -12,7 +12,7 @@ from typing import ClassVar, Iterable, Mapping
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
-from .scenario import UNBOUNDED, Count, CutPoint, higher
+from .values import UNBOUNDED, Count, CutPoint, higher
 
 #: Who acts first at a tie, in every 421 procedure.
 _FIRST_NAMER = "who named the number or comes first in turn order from the active player (who receives priority first)"

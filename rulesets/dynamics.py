@@ -28,13 +28,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, Union
+from typing import Iterable, Mapping, Sequence, Union
 
 from .bignum import Huge, TooLarge, compare, power_value
-from .scenario import UNBOUNDED, Count, CutPoint, End, Goal, Scenario, Step, Unbounded, set_owners
-
-if TYPE_CHECKING:
-    from .outcome import StateValue
+from .outcome import StateValue
+from .scenario import End, Goal, Scenario, Step, set_owners
+from .values import UNBOUNDED, Count, CutPoint, Unbounded
 
 Component = Union[str, tuple[str, str]]
 """A plain value's name, or (name, player) for one player's entry of a per-player value."""

@@ -14,7 +14,8 @@ from typing import ClassVar, Iterable
 
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result, StoppedBy
-from .scenario import UNBOUNDED, Breaker, Count, Step
+from .scenario import Breaker, Step
+from .values import UNBOUNDED, Count
 from .shortcuts import Cr2009Sept
 
 MTR = "MTR 4.4"

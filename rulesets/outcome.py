@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import Mapping, Union
 
 from .bignum import Huge
-from .scenario import UNBOUNDED, Count, Unbounded, Value
+from .values import UNBOUNDED, Count, Unbounded, Value
 
 
 class Result(enum.Enum):

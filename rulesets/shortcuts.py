@@ -18,7 +18,8 @@ from typing import ClassVar, Iterable, cast
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result, StoppedBy
-from .scenario import Count, CutPoint
+from .numbers import SHORTCUT_RULE_NUMBERS, renumbered
+from .values import Count, CutPoint
 
 
 def _numbered(number: str, *parts: str) -> tuple[str, ...]:
@@ -67,8 +68,6 @@ class Cr2009(Ruleset):
         """
         if number == self.number:
             return self
-        from .history import SHORTCUT_RULE_NUMBERS, renumbered
-
         old = self.number
         sources: list[Source] = []
         for source in self.sources:

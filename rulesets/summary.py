@@ -11,7 +11,7 @@ from typing import Iterable
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
-from .scenario import UNBOUNDED, CutPoint
+from .values import UNBOUNDED, CutPoint
 
 
 class Summary1998(Ruleset):

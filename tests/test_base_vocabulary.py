@@ -8,6 +8,7 @@ from loopcompare.rulesets import registry
 from loopcompare.rulesets.base import Settlement, Stop, be, earliest, listing, times
 from loopcompare.rulesets.scenario import UNBOUNDED, CutPoint
 from loopcompare.rulesets.dynamics import Event
+from loopcompare.rulesets.facts import facts_of
 
 # The two-player flying loop (comparator/library/flying.toml).
 FLYING = builtin("flying").scenario
@@ -127,7 +128,7 @@ def test_times_says_once_for_one_and_counts_any_other_number():
 
 
 def test_earliest_breaks_a_tie_at_one_point_by_the_order_given_not_the_order_listed():
-    facts = FLYING.facts
+    facts = facts_of(FLYING)
     point = CutPoint(2, 0)
     bob, alice = Stop("Bob", point), Stop("Alice", point)
     first, ties = earliest([bob, alice], facts, ["Alice", "Bob"])
@@ -137,7 +138,7 @@ def test_earliest_breaks_a_tie_at_one_point_by_the_order_given_not_the_order_lis
 
 
 def test_earliest_puts_a_finite_point_before_any_unbounded_one_and_ranks_the_unbounded():
-    facts = FLYING.facts
+    facts = facts_of(FLYING)
     late = Stop("Alice", CutPoint(UNBOUNDED, 0), rank=0)
     later = Stop("Bob", CutPoint(UNBOUNDED, 0), rank=1)
     soon = Stop("Bob", CutPoint(10**6, 0))

@@ -5,6 +5,7 @@ cost is a choice step of the payer (``choice_steps``), not a choice between the 
 from __future__ import annotations
 
 from conftest import scenario
+from loopcompare.rulesets.facts import facts_of
 
 CHOICE_WITH_UNLESS = """
 title = "a choice with an unless"
@@ -22,7 +23,7 @@ add = { x = 1 }
 
 
 def test_the_unless_payer_has_a_choice_step_but_no_choice_point_there():
-    f = scenario(CHOICE_WITH_UNLESS).scenario.facts
+    f = facts_of(scenario(CHOICE_WITH_UNLESS).scenario)
     assert f.choice_steps("Bob") == (0,) and f.choice_steps("Bob", unless=False) == ()
     assert f.choice_points("Alice") == (0,)
     assert f.choice_points("Bob") == ()

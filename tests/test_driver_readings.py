@@ -9,6 +9,7 @@ import pytest
 from conftest import scenario
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.scenario import UNBOUNDED
+from loopcompare.rulesets.facts import facts_of
 from test_format2_review import ONLY_INVOLVED_LEAVES
 
 RESOLUTION = """
@@ -339,7 +340,7 @@ optional = true
 
 def test_only_format_2_features_send_independent_sets_to_the_format_2_engine():
     def beyond(extra: str):
-        return scenario(PLAIN_SETS.format(extra=extra)).scenario.facts.sets_beyond_closed_form
+        return facts_of(scenario(PLAIN_SETS.format(extra=extra)).scenario).sets_beyond_closed_form
 
     # Additions on plain values: format 1's closed form of independent sets follows them.
     assert beyond("") is None

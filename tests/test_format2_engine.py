@@ -21,6 +21,7 @@ from loopcompare.rulesets.bignum import Huge, equal, parse, power_value
 from loopcompare.rulesets.dynamics import Dynamics, first_block, Affine
 from loopcompare.rulesets.outcome import OUTCOME_FIELDS, StoppedBy
 from loopcompare.rulesets.scenario import End, Goal, Limits, LoopFlags, Scenario, Step, Target
+from loopcompare.rulesets.facts import facts_of
 
 ALL = [r.key for r in registry().rulesets]
 
@@ -206,10 +207,10 @@ def test_format_1_loops_get_the_same_numbers_from_both_closed_forms(seed):
     dyn = Dynamics(one)
     for n in (0, 1, 2, 7, 10**30):
         for k in range(len(steps)):
-            assert dyn.state_at(CutPoint(n, k)) == one.facts.state_at(CutPoint(n, k))
+            assert dyn.state_at(CutPoint(n, k)) == facts_of(one).state_at(CutPoint(n, k))
     for k in range(len(steps)):
-        assert dyn.state_at(CutPoint(UNBOUNDED, k)) == one.facts.state_at(CutPoint(UNBOUNDED, k))
-    assert dyn.first_repeat == one.facts.first_repeat
+        assert dyn.state_at(CutPoint(UNBOUNDED, k)) == facts_of(one).state_at(CutPoint(UNBOUNDED, k))
+    assert dyn.first_repeat == facts_of(one).first_repeat
 
 
 # --- the closed form by hand ------------------------------------------------------------------------
@@ -527,7 +528,7 @@ def test_a_state_that_settles_on_a_floor_repeats_and_the_mtr_stops_a_random_loop
     loop = sc(toml)
     # mana 3 -> 2 -> 1 -> 0 -> 0: after Alice's fourth activation (3 iterations and 1 step) the
     # state is the one an iteration earlier; she next has a choice at the start of the fifth.
-    assert loop.facts.first_repeat == CutPoint(3, 1)
+    assert facts_of(loop).first_repeat == CutPoint(3, 1)
     assert oracle.play_format2(loop, 7)["state"] == oracle.play_format2(loop, 5)["state"]
     assert oracle.play_format2(loop, 6)["state"] != oracle.play_format2(loop, 4)["state"]
     out = registry().get("mtr-current").settle(loop)

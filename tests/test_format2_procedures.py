@@ -16,6 +16,7 @@ import format2_fuzz
 from conftest import scenario
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.scenario import CutPoint
+from loopcompare.rulesets.facts import facts_of
 
 SHORTCUT_ERAS = ["cr-2005", "cr-2008", "cr-2009", "cr-2009-09", "cr-2024", "mtr-2018", "mtr-current"]
 
@@ -96,7 +97,7 @@ def test_a_leaver_who_stops_before_leaving_is_unaffected(key):
 
 def test_the_facts_among_the_players_left_skip_the_leaver_and_keep_the_loop():
     sc = scenario(TWO_MAINTAINERS.format(bob=10, carol=20)).scenario
-    facts = sc.facts
+    facts = facts_of(sc)
     left = facts.among(frozenset({"Bob"}))
     assert left.turn_order == ("Alice", "Carol", "Dave")
     assert left.players_after("Alice") == ("Carol", "Dave")
@@ -264,7 +265,7 @@ def test_independent_sets_with_format_2_values_agree_with_playing_them_out():
             sc = parse_document(doc, "sets.toml", "sets").scenario
         except ScenarioError:
             continue
-        facts = sc.facts
+        facts = facts_of(sc)
         owners = sorted({s.by for s in sc.steps if s.optional})
         counts = {p: rng.randint(0, 12) for p in owners}
         limit = max(counts.values()) * len(sc.steps)

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from loopcompare.rulesets import history
+from loopcompare.rulesets import numbers
 from loopcompare.rulesets.history import RULE_NUMBERS, numbering_on, numbers_in_words
 
 from conftest import SHARED
@@ -39,8 +39,8 @@ def test_the_numbers_are_those_of_rule_numbers_md():
 def test_a_gap_in_the_dates_would_be_listed_not_guessed(monkeypatch):
     # were 714 .. 719 undated (as before rule-numbers.md), the day between says so
     dated = (("1999-04-23", "421"), ("2009-07-11", "713"), ("2018-04-27", "720"))
-    monkeypatch.setattr(history, "SHORTCUT_RULE_NUMBERS", dated)
-    monkeypatch.setattr(history, "SHORTCUT_RULE_SEQUENCE", ("713", "714", "715", "716", "718", "719", "720"))
+    monkeypatch.setattr(numbers, "SHORTCUT_RULE_NUMBERS", dated)
+    monkeypatch.setattr(numbers, "SHORTCUT_RULE_SEQUENCE", ("713", "714", "715", "716", "718", "719", "720"))
     numbering = numbering_on("2012-01-01")
     assert (numbering.number, numbering.certain, numbering.next) == ("713", False, ("2018-04-27", "720"))
     assert numbering.between == ("714", "715", "716", "718", "719")

@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 from loopcompare.comparator.loader import parse_document
 from loopcompare.rulesets import Result, registry
+from loopcompare.rulesets.facts import facts_of
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dana"]
 RULESETS = registry().select(["all"])
@@ -124,7 +125,7 @@ def test_a_loop_one_player_controls_with_nobody_intervening_agrees_in_all_four(s
 @given(scenarios())
 def test_a_cut_never_lies_after_the_point_where_the_deviator_said_they_would_act(scenario):
     # CR 729.2b and MTR 4.4: a player's announced point is honoured exactly.
-    facts = scenario.facts
+    facts = facts_of(scenario)
     for key in ("cr-2024", "mtr-current", "mtr-2018", "cr-2009-09"):
         outcome = registry().get(key).settle(scenario)
         if outcome.result is not Result.SHORTCUT or not outcome.deviates or isinstance(outcome.iterations, dict):

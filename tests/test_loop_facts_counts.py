@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from conftest import scenario
 from loopcompare.rulesets import UNBOUNDED, CutPoint
+from loopcompare.rulesets.facts import facts_of
 
 TWO_SETS = """
 title = "two independent sets"
@@ -32,7 +33,7 @@ independent = true
 
 
 def facts():
-    return scenario(TWO_SETS).scenario.facts
+    return facts_of(scenario(TWO_SETS).scenario)
 
 
 def test_a_set_whose_first_choice_comes_before_the_cut_counts_that_iteration():

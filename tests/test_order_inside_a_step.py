@@ -14,6 +14,7 @@ import pytest
 from conftest import scenario
 from loopcompare.rulesets import CutPoint
 from loopcompare.rulesets.dynamics import Affine, Dynamics
+from loopcompare.rulesets.facts import facts_of
 
 SET_AND_ADD = """
 {format}
@@ -35,8 +36,8 @@ def test_set_and_add_on_one_value_follow_each_formats_order(header, expected):
     sc = scenario(SET_AND_ADD.format(format=header)).scenario
     assert Dynamics(sc)._step_maps(sc.steps[0]) == {"x": Affine(0, expected)}
     # After one iteration, and after three (an assignment doesn't accumulate).
-    assert sc.facts.value_at("x", CutPoint(1, 0)) == expected
-    assert sc.facts.value_at("x", CutPoint(3, 0)) == expected
+    assert facts_of(sc).value_at("x", CutPoint(1, 0)) == expected
+    assert facts_of(sc).value_at("x", CutPoint(3, 0)) == expected
 
 
 def test_format_2_multiplies_then_adds_then_sets():
@@ -57,4 +58,4 @@ def test_format_2_multiplies_then_adds_then_sets():
     """).scenario
     # x -> 2x + 1 (mul before add), y -> 4 (set after mul): 3 -> 7 -> 15.
     assert Dynamics(sc)._step_maps(sc.steps[0]) == {"x": Affine(2, 1), "y": Affine(0, 4)}
-    assert sc.facts.value_at("x", CutPoint(2, 0)) == 15 and sc.facts.value_at("y", CutPoint(2, 0)) == 4
+    assert facts_of(sc).value_at("x", CutPoint(2, 0)) == 15 and facts_of(sc).value_at("y", CutPoint(2, 0)) == 4

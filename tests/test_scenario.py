@@ -8,6 +8,7 @@ from loopcompare.rulesets import UNBOUNDED, CutPoint
 from loopcompare.rulesets.scenario import higher
 
 from conftest import scenario
+from loopcompare.rulesets.facts import facts_of
 
 TOGGLE = """
 title = "toggle"
@@ -45,7 +46,7 @@ ends_when = { value = "life", at_most = 0 }
 
 
 def facts(toml):
-    return scenario(toml).scenario.facts
+    return facts_of(scenario(toml).scenario)
 
 
 def test_state_at_a_cut_is_arithmetic_even_for_a_googol_of_iterations():
@@ -143,7 +144,7 @@ def test_independent_sets_cut_by_ends_when_count_each_players_own_actions():
     # Side by side: Alice, Carol, Bob (x 2); Alice has stopped: Carol, Bob (x 1); Carol, Bob (x 0),
     # the end, before Bob's trigger.  A running set counts the iteration once its player's first
     # choice point has had its turn: Carol 3, Bob 3; Alice keeps her 1.
-    facts = scenario(THREE_SETS).scenario.facts
+    facts = facts_of(scenario(THREE_SETS).scenario)
     reached, state = facts.end_with_counts({"Alice": 1, "Bob": UNBOUNDED, "Carol": UNBOUNDED})
     assert reached == {"Alice": 1, "Bob": 3, "Carol": 3}
     assert state == {"x": 0}
@@ -173,14 +174,14 @@ by = "Carol"
 does = "gains 1 life"
 optional = true
 """
-    facts = scenario(reordered).scenario.facts
+    facts = facts_of(scenario(reordered).scenario)
     reached, state = facts.end_with_counts({"Alice": 1, "Bob": UNBOUNDED, "Carol": UNBOUNDED})
     assert reached == {"Alice": 1, "Bob": 3, "Carol": 2}
     assert state == {"x": 0}
 
 
 def test_independent_sets_that_never_reach_the_bound_give_no_end():
-    facts = scenario(THREE_SETS.replace("x = 3", "x = 30")).scenario.facts
+    facts = facts_of(scenario(THREE_SETS.replace("x = 3", "x = 30")).scenario)
     assert facts.end_with_counts({"Alice": 1, "Bob": 5, "Carol": UNBOUNDED}) is None
 
 
@@ -215,13 +216,13 @@ def test_the_parts_of_a_scenario_are_immutable_values():
 def test_choosers_are_the_involved_players_with_a_choice_only_choosers_take_no_action():
     # DOMAIN.md section 6: who keeps the loop going by a choice, and who by nothing but choices
     toml = TOGGLE.replace('does = "loses flying"\noptional = true', 'does = "loses flying"\noptional = true\nchoice = true')
-    facts = scenario(toml).scenario.facts
+    facts = facts_of(scenario(toml).scenario)
     assert (facts.choosers, facts.only_choosers) == (("Bob",), ("Bob",))
     assert facts.choice_points("Bob") == (1,) and facts.choice_points("Alice") == ()
     acting = toml + '[[step]]\nby = "Bob"\ndoes = "pays 1 life"\noptional = true\n'
-    facts = scenario(acting).scenario.facts
+    facts = facts_of(scenario(acting).scenario)
     assert (facts.choosers, facts.only_choosers) == (("Bob",), ())
-    assert scenario(TOGGLE).scenario.facts.choosers == ()
+    assert facts_of(scenario(TOGGLE).scenario).choosers == ()
 
 
 # --- which cut point comes first: the queries every ruleset asks instead of comparing positions ---

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from conftest import scenario
 from loopcompare.rulesets import UNBOUNDED
+from loopcompare.rulesets.facts import facts_of
 
 TWO_SETS = """
 format = 2
@@ -42,7 +43,7 @@ ON_Y = '{ value = "y", at_least = 2 }'
 
 
 def facts(x: int = 2, end: str = ON_X):
-    return scenario(TWO_SETS.format(x=x, end=end)).scenario.facts
+    return facts_of(scenario(TWO_SETS.format(x=x, end=end)).scenario)
 
 
 def test_the_sets_are_run_by_the_engine_with_alice_first_then_bob():

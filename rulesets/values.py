@@ -1,0 +1,66 @@
+"""The values everything else is written in: counts, the unbounded number, cut points.
+
+Below every other module of the domain: it imports nothing of loopcompare's, so the loop's data
+(:mod:`.scenario`), the outcome (:mod:`.outcome`) and the engines all read the same types.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Union
+
+
+class Unbounded(enum.Enum):
+    """The number a player names when they want a loop to go on: arbitrarily large, finite.
+
+    "There's no such thing as infinity in Magic": a player who never deviates names some finite
+    number larger than anything else in play.  Reports show it as ``unbounded``.  It has one
+    member, :data:`UNBOUNDED`; test for it with ``is``.
+    """
+
+    UNBOUNDED = "unbounded"
+
+    def __repr__(self) -> str:
+        return "UNBOUNDED"
+
+    def __str__(self) -> str:
+        return "unbounded"
+
+
+UNBOUNDED = Unbounded.UNBOUNDED
+"""The single arbitrarily-large-but-finite value (see :class:`Unbounded`)."""
+
+Count = Union[int, Unbounded]
+Value = Union[bool, int, Unbounded]
+
+
+def higher(a: Count, b: Count) -> bool:
+    """True when the number ``a`` is higher than ``b``; :data:`UNBOUNDED` is higher than any other."""
+    if a is UNBOUNDED:
+        return b is not UNBOUNDED
+    return b is not UNBOUNDED and a > b
+
+
+@dataclass(frozen=True)
+class CutPoint:
+    """Where a shortcut stops: ``iterations`` complete iterations plus ``steps`` of the next.
+
+    ``iterations`` may be :data:`UNBOUNDED` when a player's arbitrarily large number decides it.
+    """
+
+    iterations: Count
+    steps: int = 0
+
+    @property
+    def unbounded(self) -> bool:
+        """True when the iteration count is the arbitrarily large number of a "never" player."""
+        return self.iterations is UNBOUNDED
+
+    def describe(self) -> str:
+        """Plain words for transcripts."""
+        n = "an unbounded number of" if self.unbounded else f"{self.iterations:,}"
+        plural = "" if self.iterations == 1 else "s"
+        if self.steps == 0:
+            return f"after {n} iteration{plural}"
+        return f"after {n} iteration{plural} and {self.steps} step{'s' if self.steps != 1 else ''}"
