@@ -734,6 +734,12 @@ class _Parser:
             if not 1 <= times <= MAX_TIMES:
                 self.fail(_at(where, "times"), f"must be between 1 and {MAX_TIMES:,}, got {times}")
         unless = self.unless(table["unless"], where, players, state, target) if "unless" in table else None
+        if unless is not None and unless.by == "target":
+            # A payment by each target prevents only that payer's share (FORMAT item 25).
+            for kind, changes in (("set", assigns), ("add", adds), ("mul", muls)):
+                for name in changes:
+                    if not isinstance(state.get(name), dict):
+                        self.record(_at(where, f"{kind}.{name}"), f"{name!r} is not a per-player value, but with unless.by = \"target\" each payment prevents only the payer's own share: such a step changes per-player values only")
         if "run" in table and self.format >= 3:
             self.fail(_at(where, "run"), _NOT_BUILT)
         alternative = self.text(table["alternative"], _at(where, "alternative")) if "alternative" in table else ""

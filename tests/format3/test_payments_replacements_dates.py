@@ -386,3 +386,8 @@ def test_the_engine_agrees_with_a_naive_player_step_by_step():
         want = _naive(mana, pays, price, gain, life, again, n)
         got = (out.state["mana"], out.state["cards"], out.state["life"])
         assert got == want, text
+
+
+def test_a_step_each_target_pays_for_changes_per_player_values_only():
+    text = doc(step2='unless = { by = "target", does = "pays", breaks = false, pay = { x = -1 } }').replace("add = { life = -1 }", "add = { life = -1, x = 1 }")
+    assert "'add.x': 'x' is not a per-player value" in refused(text)
