@@ -29,6 +29,7 @@ from typing import Any, Callable
 
 from loopcompare.rulesets.base import Ruleset
 from loopcompare.rulesets.outcome import Outcome
+from loopcompare.rulesets.registry import describe
 from loopcompare.rulesets.scenario import Scenario
 
 #: The environment variable that turns isolation on (``1``, ``true`` or ``yes``).
@@ -158,9 +159,7 @@ def _serve(conn: Connection, name: str, value: str) -> None:
         loaded = metadata.EntryPoint(name=name, value=value, group="loopcompare.rulesets").load()
         instance = loaded() if isinstance(loaded, type) and issubclass(loaded, Ruleset) else None
     except BaseException as exc:  # a broken plugin is reported, not fatal
-        from loopcompare.rulesets.registry import _describe
-
-        _answer(conn, ("error", f"in its worker process: {_describe(exc)}"))
+        _answer(conn, ("error", f"in its worker process: {describe(exc)}"))
         return
     while True:
         try:

@@ -1,0 +1,20 @@
+"""The names of the built-in scenarios and where their files are, without loading any.
+
+Kept apart from :mod:`.library` (which loads and validates them through the loader and the
+rulesets) so that shell completion of a PATH lists the names at the cost of reading a folder.
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+from importlib.abc import Traversable
+
+
+def folder() -> Traversable:
+    """The folder of the built-in scenario files, inside the package."""
+    return resources.files("loopcompare.comparator").joinpath("library")
+
+
+def names() -> tuple[str, ...]:
+    """Every built-in scenario's name, sorted."""
+    return tuple(sorted(p.name[: -len(".toml")] for p in folder().iterdir() if p.name.endswith(".toml")))
