@@ -234,7 +234,7 @@ def complete_paths(incomplete: str) -> list[CompletionItem]:
     click's bash script drops every other item when it meets one)."""
     from click.shell_completion import CompletionItem
 
-    from .library import names
+    from .catalogue import names  # (the names only: loading the library would load the rulesets)
 
     found = [CompletionItem(n) for n in names() if n.startswith(incomplete)]
     if not found:

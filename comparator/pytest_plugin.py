@@ -45,10 +45,10 @@ def loop_report(request: pytest.FixtureRequest) -> LoopReport:
     several (default: the four mission rulesets).
     Returns the :class:`comparator.compare.Comparison`, for further assertions.
     """
+    from loopcompare.comparator.api import rulesets as named
     from loopcompare.comparator.compare import compare
     from loopcompare.comparator.library import resolve
     from loopcompare.comparator.render import report
-    from loopcompare.comparator.api import rulesets as named
 
     def check(
         scenario: str | PathLike[str],

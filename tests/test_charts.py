@@ -11,7 +11,7 @@ import pytest
 
 from loopcompare.comparator import atlas as atlases
 from loopcompare.comparator import charts
-from loopcompare.comparator.cli import _mission_atlas
+from loopcompare.comparator.build import mission_atlas as _mission_atlas
 from loopcompare.comparator.library import load_builtin
 from loopcompare.comparator.loader import parse_bytes
 from loopcompare.comparator.render import _share, heat_map
