@@ -33,6 +33,7 @@ from . import render as _render
 from . import textchanges as _textchanges
 from . import timeline as _timeline
 from .build import Progress
+from .compare import Comparison, Mismatch
 from .compare import set_plugin_budget, set_plugin_time_limit
 from .concordance import TraceError
 from .descriptors import stream_size
@@ -384,7 +385,11 @@ FORMATS = ("md", "html", "json")
 
 __all__ = [
     "FORMATS",
+    "Comparison",
+    "Mismatch",
     "Progress",
+    "Registry",
+    "Ruleset",
     "RulesetLike",
     "RulesetsLike",
     "ScenarioError",

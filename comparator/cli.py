@@ -33,11 +33,7 @@ if TYPE_CHECKING:
     from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
     from click.shell_completion import CompletionItem
 
-    from loopcompare.rulesets import Ruleset
-    from loopcompare.rulesets.registry import Registry
-
-    from .compare import Comparison
-    from .loader import ScenarioFile
+    from .api import Comparison, Registry, Ruleset, ScenarioFile
 
 #: A function click decorates into a command (what an option decorator takes and gives back).
 Decorated = TypeVar("Decorated", bound=Callable[..., Any])
