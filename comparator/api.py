@@ -33,8 +33,7 @@ from . import render as _render
 from . import textchanges as _textchanges
 from . import timeline as _timeline
 from .build import Progress
-from .compare import Comparison, Mismatch
-from .compare import set_plugin_budget, set_plugin_time_limit
+from .compare import Comparison, Mismatch, set_plugin_budget, set_plugin_time_limit
 from .concordance import TraceError
 from .descriptors import stream_size
 from .isolation import enabled as isolation_enabled

@@ -23,7 +23,8 @@ import io
 import multiprocessing
 import os
 import pickle
-from importlib import metadata
+import signal
+from importlib import import_module, metadata
 from multiprocessing.connection import Connection
 from typing import Any, Callable
 
@@ -49,8 +50,6 @@ def set_isolation(on: bool | None) -> None:
     """Turn isolation on or off for this process (None: as the environment says), and forget
     the registry built so far so that the next one loads plugins the new way."""
     global _enabled
-    from importlib import import_module
-
     registries = import_module("loopcompare.rulesets.registry")  # (the package's "registry" is the function)
     _enabled = on
     registries.isolate = isolated_loader if enabled() else None  # type: ignore[attr-defined]
@@ -152,8 +151,6 @@ def isolated_loader(point: metadata.EntryPoint) -> Callable[[], object]:
 
 def _serve(conn: Connection, name: str, value: str) -> None:
     """Import the plugin, then answer the tool's requests until the pipe closes."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the tool's to handle
     try:
         loaded = metadata.EntryPoint(name=name, value=value, group="loopcompare.rulesets").load()
