@@ -22,7 +22,8 @@ from click.testing import CliRunner
 from loopcompare.comparator import amendments
 from loopcompare.comparator.build import builtin_eras as _builtin_eras
 from loopcompare.comparator.cli import main
-from loopcompare.comparator.render import _share, permalinks
+from loopcompare.comparator.render import permalinks
+from loopcompare.comparator.render import share as _share
 from loopcompare.comparator.render import md as md_escape
 from loopcompare.rulesets import history as rule_history
 
