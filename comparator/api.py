@@ -26,6 +26,7 @@ from . import build as _build
 from . import citing as _citing
 from . import compare as _compare
 from . import concordance as _concordance
+from . import crfile as _crfile
 from . import fill as _fill
 from . import library, loader
 from . import listing as _listing
@@ -368,6 +369,14 @@ def cite(
     return _citing.citations_for(what, fmt, rulesets, report_fmt, registry, chosen, found)
 
 
+def read_cr_files(files: Sequence[str], write_to: str | None = None) -> _crfile.Reading:
+    """Official Comprehensive Rules text files read (``loopcompare sources``): each one's
+    "Taking Shortcuts" rule, its number and its text against the newest the project knows
+    (``.exams``, each with ``.report()``), the problems met (``.errors``), and with ``write_to``
+    the source files to write there (``.writes``, target: text; nothing is written here)."""
+    return _crfile.read_files(files, write_to)
+
+
 def compare_rulesets(rulesets: RulesetsLike = ()) -> list[Ruleset]:
     """The rulesets :func:`compare` would use for ``rulesets``: each named once, in order; none
     named, the four mission rulesets."""
@@ -413,6 +422,7 @@ __all__ = [
     "load",
     "loads",
     "read",
+    "read_cr_files",
     "registry",
     "render",
     "rulesets",

@@ -477,38 +477,16 @@ def cite(what: str | None, fmt: str, keys: tuple[str, ...], report_fmt: str) -> 
 def sources(files: tuple[str, ...], folder: str | None) -> None:
     """Read official Comprehensive Rules text files: find "Taking Shortcuts", its number and its
     text, and compare it with the newest text the project knows."""
-    # Start-up: crfile reads the rulesets' texts; loaded when this command runs, not for --help.
-    from .crfile import MAX_BYTES, CrFileError, Examination, examine, source_file
+    from . import api  # start-up: see _registry
 
-    exams: list[Examination] = []
-    errors: list[str] = []
-    for name in files:
-        try:
-            with open(name, "rb") as handle:
-                data = handle.read(MAX_BYTES + 1)
-            exams.append(examine(data, Path(name).name))
-        except CrFileError as exc:
-            # Reports name the file alone; a message names the path as given (/dev/zero, not zero).
-            text, base = str(exc), Path(name).name
-            errors.append(name + text[len(base):] if text.startswith(base + ":") else text)
-        except OSError as exc:
-            errors.append(f"{name}: can't read: {exc.strerror or exc}")
-    for exam in exams:
+    reading = api.read_cr_files(files, folder)
+    for exam in reading.exams:
         _say(exam.report(), nl=False)
-    writes: dict[Path, str] = {}
-    if folder and not Path(folder).is_dir():
-        errors.append(f"{folder}: no such folder (--write)")
-    elif folder and not errors:
-        for exam in exams:
-            target, text = Path(folder) / exam.written_name, source_file(exam)
-            if writes.get(target, text) != text or (target.is_file() and target.read_text(encoding="utf-8", errors="replace") != text):
-                errors.append(f"{target}: already exists with other contents; not overwritten (move it away to write it anew)")
-            writes[target] = text
-    if errors:
-        for error in errors:
+    if reading.errors:
+        for error in reading.errors:
             _say(f"Error: {error}", err=True)
-        raise InputError(f"{len(errors)} problem(s) with {len(files)} file(s); nothing was written")
-    for target, text in writes.items():
+        raise InputError(f"{len(reading.errors)} problem(s) with {len(files)} file(s); nothing was written")
+    for target, text in reading.writes.items():
         if target.is_file():
             _say(f"unchanged: {target} (already there, the same)")
             continue
