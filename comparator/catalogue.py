@@ -6,12 +6,22 @@ rulesets) so that shell completion of a PATH lists the names at the cost of read
 
 from __future__ import annotations
 
-from importlib import resources
-from importlib.abc import Traversable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from importlib.abc import Traversable
 
 
 def folder() -> Traversable:
     """The folder of the built-in scenario files, inside the package."""
+    here = Path(__file__).with_name("library")
+    if here.is_dir():  # an installed or checked-out package: a folder on disk
+        return here
+    # Start-up: importlib.resources brings zipfile, tempfile and random (tens of milliseconds on
+    # every Tab of a completion), so it is asked only for a package that is not a folder (a zip).
+    from importlib import resources
+
     return resources.files("loopcompare.comparator").joinpath("library")
 
 
