@@ -26,7 +26,7 @@ import subprocess
 import sys
 import time
 
-from loopcompare.comparator.cli import gallery_files
+from loopcompare.comparator.build import gallery_files
 from loopcompare.comparator.loader import parse_document
 from loopcompare.rulesets import registry
 

@@ -22,19 +22,25 @@ changes the report.
 
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import re
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from loopcompare.rulesets import Ruleset
+from loopcompare.rulesets import Ruleset, texts
 from loopcompare.rulesets import history as rule_history
-from loopcompare.rulesets.citations import Stamp
+from loopcompare.rulesets.citations import Stamp, citation
 
 from . import atlas as atlases
+from . import stamp, textdiff
 from .compare import Comparison, compare
+from .diagram import build as build_diagram
+from .diagram import mermaid, svg
 from .loader import ScenarioFile
+from .render import Raw, document, finish, json_document, md, md_table, page
+from .render import share as render_share
 from .report import summary_cell
 from .timeline import LINE_NAMES
 
@@ -128,15 +134,11 @@ def shipped_texts(rulesets: Sequence[Ruleset]) -> list[tuple[str, str, str]]:
 
 
 def _shipped(date: str, number: str, filename: str) -> Text:
-    from loopcompare.rulesets import texts
-
     return Text(f"CR rule {number}, text of {date} ({_cited(filename)})", number, texts.document(filename).rules)
 
 
 def _cited(filename: str) -> str:
     """A shipped text as a citation names it ("CR 2009-09-04, rule 713.3"), never by its file."""
-    from loopcompare.rulesets.citations import citation
-
     record = citation(filename)
     if record is None:
         return "a text shipped with a plugin"
@@ -166,9 +168,7 @@ def _masked(text: str, number: str) -> str:
 
 def word_runs(old: str, new: str) -> tuple[tuple[str, str], ...]:
     """The word-level difference of two texts as (op, text) runs (``=``, ``-``, ``+``)."""
-    from .textdiff import words
-
-    a, b = words(old), words(new)
+    a, b = textdiff.words(old), textdiff.words(new)
     runs: list[tuple[str, str]] = []
     for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
         if op == "equal":
@@ -508,8 +508,6 @@ def _renumberings(line: list[Ruleset], rulesets: Sequence[Ruleset]) -> dict[str,
 
 
 def _day_before(date: str) -> str:
-    import datetime as dt
-
     return (dt.date.fromisoformat(date) - dt.timedelta(days=1)).isoformat()
 
 
@@ -530,9 +528,7 @@ def _undated(old: str, new: str) -> list[str]:
 def share(part: int, whole: int) -> str:
     """A share of the atlas space, formatted as the atlas formats it (one decimal from 1%, two
     significant digits below: a class of 2 loops is not "0.0%")."""
-    from .render import _share
-
-    return _share(part, whole)
+    return render_share(part, whole)
 
 
 def searched(history: History) -> str:
@@ -580,9 +576,6 @@ def loop_figure(example: Comparison, id_prefix: str) -> tuple[str, str]:
     The example is the comparison the table row shows (settled under the two eras only), so the
     marks name exactly the section's eras; an era that gives the loop no cut point (a draw) is
     listed under the drawing instead."""
-    from .diagram import build as build_diagram
-    from .diagram import mermaid, svg
-
     diagram = build_diagram(example)
     return "```mermaid\n" + mermaid(diagram) + "\n```", svg(diagram, id_prefix, legend=False)
 
@@ -593,8 +586,6 @@ def figure_id(e: Entry, c: ChangedClass) -> str:
 
 
 def _md_runs(runs: Iterable[tuple[str, str]]) -> str:
-    from .render import md
-
     out = []
     for op, text in runs:
         # <del> and <ins>: GitHub renders them (struck through, underlined); the words are escaped
@@ -657,8 +648,6 @@ LEGEND = (
 def drawn(example: Comparison) -> bool:
     """Whether a class's drawing shows something: a cut point of at least one era (a class where
     neither era cuts the loop is said in its row, not drawn)."""
-    from .diagram import build as build_diagram
-
     return bool(build_diagram(example).cuts)
 
 
@@ -673,8 +662,6 @@ def side_by_side(e: Entry) -> tuple[tuple[tuple[str, str], ...], tuple[tuple[str
 def markdown(history: History, figure: Figure | None = loop_figure) -> str:
     """The history as GitHub-flavoured markdown, each smallest example drawn by ``figure``
     (a Mermaid block by default; None draws nothing)."""
-    from .render import Raw, _finish, md, md_table
-
     out = ["# The history of the loop rules, amendment by amendment\n"]
     out.append(md(_method(history)) + "\n")
     out.append("## At a glance\n")
@@ -736,35 +723,27 @@ def markdown(history: History, figure: Figure | None = loop_figure) -> str:
                         out.append("</details>\n")
             out.append("#### Silences: the readings it created and closed\n" if e.kind == "amendment" else "#### Silences: the readings taken for this text\n")
             out += _md_readings(e)
-    return _finish("\n".join(out))
+    return finish("\n".join(out))
 
 
 def _md_facts(e: Entry) -> str:
     """The section's facts in markdown, the text applied cited with its links."""
-    from .render import md
-
     words = md(_facts(e))
     cited = _citations_md(e.after)
     return words + (f" Cited: {cited}" if cited and e.kind != "renumbering" else "")
 
 
 def _citations_md(ruleset: Ruleset) -> str:
-    from loopcompare.rulesets.citations import citation
-
     records = [citation(s.filename) for s in ruleset.sources if not s.prefix]
     return " ".join(r.markdown() for r in records if r is not None)
 
 
 def _citations_html(ruleset: Ruleset) -> str:
-    from loopcompare.rulesets.citations import citation
-
     records = [citation(s.filename) for s in ruleset.sources if not s.prefix]
     return " ".join(r.html() for r in records if r is not None)
 
 
 def _md_readings(e: Entry) -> list[str]:
-    from .render import md
-
     out = []
     if e.kind == "origin":
         groups = [(f"Notes {e.after.name} gives over the loops searched:", e.created)]
@@ -839,8 +818,6 @@ def _method(history: History) -> str:
 def html(history: History, figure: Figure | None = loop_figure) -> str:
     """The history as one self-contained HTML page, each smallest example drawn by ``figure``
     (inline SVG by default; None draws nothing)."""
-    from .render import _page
-
     figures = {}
     if figure:
         for line in history.lines:
@@ -849,7 +826,7 @@ def html(history: History, figure: Figure | None = loop_figure) -> str:
                     picture = figure(c.example, figure_id(e, c)) if drawn(c.example) else None
                     if picture:
                         figures[(e.anchor, c.number)] = picture[1]
-    return _page(
+    return page(
         "amendments.html.j2",
         title="The history of the loop rules, amendment by amendment",
         history=history,
@@ -937,9 +914,7 @@ def to_json(history: History, made: Stamp | None = None) -> str:
     }
     if made is not None:
         doc["stamp"] = made.json()
-    from .render import _json
-
-    return _json(doc)  # (every JSON document passes there: control characters as \u escapes)
+    return json_document(doc)  # (every JSON document passes there: control characters as \u escapes)
 
 
 def render(history: History, fmt: str, figure: Figure | None = loop_figure, command: str | None = None) -> str:
@@ -948,11 +923,8 @@ def render(history: History, fmt: str, figure: Figure | None = loop_figure, comm
     ``figure`` draws each class's smallest example (:func:`loop_figure` by default: the loop with
     both eras' cut points; None draws nothing).  The JSON carries no drawing: each example's
     outcomes there already give every era's cut point (iterations, steps, who deviates)."""
-    from . import stamp
-    from .render import _finish
-
     made = stamp.of(command or stamp.command("loopcompare", "history", "-f", fmt))
     if fmt == "json":
         return to_json(history, made)
     text = markdown(history, figure) if fmt == "md" else html(history, figure)
-    return _finish(stamp.stamped(text, fmt, made))
+    return document(text, fmt, made)

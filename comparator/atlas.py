@@ -38,6 +38,9 @@ import dataclasses
 import functools
 import itertools
 import os
+import signal
+import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -46,11 +49,10 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, No
 from loopcompare.rulesets import Ruleset
 from loopcompare.rulesets.scenario import Intent
 
-from .compare import Comparison, compare
+from .compare import Comparison, compare, plugin_budget, plugin_time_limit, set_plugin_budget, set_plugin_time_limit
 from .loader import ScenarioFile, parse_document
 
 if TYPE_CHECKING:
-    import signal
     from types import FrameType
 
     #: What :func:`_hold_signals` changed: SIGINT's handler before, and the signal mask before
@@ -531,12 +533,6 @@ def _worker_start(parent: int, plugin_seconds: float, plugin_budget: float) -> N
     A thread checks that the parent is alive, so a worker whose parent was killed outright
     (SIGKILL) ends within a second even in the middle of a task.
     """
-    import signal
-    import threading
-    import time
-
-    from .compare import set_plugin_budget, set_plugin_time_limit
-
     set_plugin_time_limit(plugin_seconds)
     set_plugin_budget(plugin_budget)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -564,13 +560,10 @@ def _hold_signals() -> _Held | None:
     instant is lost) and SIGTERM is held (delivered once the pool is up, and then ends it).
     Returns what :func:`_release_signals` restores.
     """
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         return None
     try:  # started now: starting it later unblocks SIGTERM (multiprocessing.resource_tracker)
-        from multiprocessing import resource_tracker
+        from multiprocessing import resource_tracker  # (inside the try: Windows has none)
 
         resource_tracker.ensure_running()
     except ImportError:  # (Windows has none, and no SIGTERM to hold)
@@ -582,8 +575,6 @@ def _hold_signals() -> _Held | None:
 
 def _release_signals(held: _Held | None) -> None:
     """Undo :func:`_hold_signals`: a SIGTERM that came meanwhile is delivered now."""
-    import signal
-
     if held is None:
         return
     interrupt, mask = held
@@ -601,9 +592,6 @@ def _terminate_on_sigterm() -> Iterator[None]:
     """While the pool runs, SIGTERM ends the main process through the normal exit path, so the
     pool terminates its workers instead of leaving them to write to a parent that is gone, and
     the process exits with status 143 (128 + SIGTERM), quietly."""
-    import signal
-    import threading
-
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -704,9 +692,9 @@ def build(
             progress(done)
 
     if jobs > 1 and len(tasks) > 1:
+        # Start-up: multiprocessing loads only when the atlas runs on several processes (the
+        # renderers import this module, so every report would pay for it).
         import multiprocessing
-
-        from .compare import plugin_budget, plugin_time_limit
 
         with _terminate_on_sigterm():
             held = _hold_signals()

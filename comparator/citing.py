@@ -6,6 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from loopcompare.rulesets import citations
+from loopcompare.rulesets.registry import UnknownRuleset
+
+from .compare import compare
+from .stamp import compare_command, of
 
 if TYPE_CHECKING:
     from loopcompare.rulesets import Ruleset
@@ -31,8 +35,6 @@ def citations_for(
 ) -> str:
     """The citations ``cite`` prints: no argument, every shipped text; a ruleset key or alias, its
     texts; anything else is read as scenarios, and their report is cited with the texts it quotes."""
-    from loopcompare.rulesets.registry import UnknownRuleset
-
     if what is None:
         every: list[citations.Citable] = [*sorted(citations.CITATIONS.values(), key=lambda c: (c.effective, c.id))]
         return citations.render(every, fmt)
@@ -42,9 +44,6 @@ def citations_for(
         ruleset = None
     if ruleset is not None:
         return citations.render(_texts_of([ruleset]), fmt)
-    from .compare import compare
-    from .stamp import compare_command, of
-
     chosen = rulesets(keys)
     files = scenarios([what])
     comparisons = [compare(sf, chosen) for sf in files]

@@ -16,9 +16,14 @@ from fractions import Fraction
 from typing import Any, Iterator, Mapping, Sequence, TextIO
 
 from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario, bignum
+from loopcompare.rulesets.bignum import Huge
+from loopcompare.rulesets.outcome import Elimination, StoppedBy
+from loopcompare.rulesets.registry import BUILTIN, registry
+from loopcompare.rulesets.values import Unsettleable
 
 from . import metadata
-from .loader import ScenarioFile
+from .controls import visible
+from .loader import ScenarioError, ScenarioFile
 
 
 @dataclass(frozen=True)
@@ -175,15 +180,17 @@ def plugin_time_limit() -> float:
 
 def trusted(ruleset: Ruleset) -> bool:
     """True for the built-in rulesets (their own classes, not subclasses or look-alikes)."""
-    from loopcompare.rulesets.registry import BUILTIN
-
     cls = type(ruleset)
     return BUILTIN.get(ruleset.key) == f"{cls.__module__}:{cls.__qualname__}"
 
 
 def _settle(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
     if trusted(ruleset):
-        return ruleset.settle(scenario.scenario)
+        try:
+            return ruleset.settle(scenario.scenario)
+        except Unsettleable as exc:
+            # FORMAT items 28-31: what the engine can't settle exactly is bad input (exit 2), naming the file and where.
+            raise ScenarioError(scenario.file, exc.where, exc.message) from None
     return _settle_plugin(ruleset, scenario)
 
 
@@ -291,8 +298,6 @@ class _PluginStdout:
 
     def write(self, text: str) -> int:
         if threading.current_thread() in _plugin_threads:
-            from .controls import visible
-
             sys.stderr.write(visible(text))
             return len(text)
         return self._stdout.write(text)
@@ -325,8 +330,6 @@ _PRINTABLE_INT = 10**4000
 def _number(value: Any, *, negative: bool = False) -> bool:
     """A count or a state integer as the built-in rulesets give them: an int a report can print,
     UNBOUNDED, or an exact huge value (:class:`loopcompare.rulesets.bignum.Huge`)."""
-    from loopcompare.rulesets.bignum import Huge
-
     if value is UNBOUNDED or isinstance(value, Huge):
         return True
     return type(value) is int and (negative or value >= 0) and abs(value) < _PRINTABLE_INT
@@ -339,8 +342,6 @@ def outcome_problem(outcome: Any, scenario: Scenario) -> str | None:
     types, players that are the scenario's players, and a state with every tracked value (each
     of the declared kind: true or false, a number, or a number per player).
     """
-    from loopcompare.rulesets.outcome import Elimination, StoppedBy
-
     if not isinstance(outcome, Outcome):
         return f"settle returned {_a(outcome)}, not an Outcome"
     if not isinstance(outcome.result, Result):
@@ -462,8 +463,6 @@ def check(comparison: Comparison) -> list[Mismatch]:
         outcome = comparison.outcomes.get(key)
         if outcome is None:
             # An expected ruleset the comparison left out is settled here, so no expectation is skipped.
-            from loopcompare.rulesets.registry import registry
-
             outcome = _settle(registry().get(key), sf)
         for name, want in fields.items():
             if name == "state":

@@ -17,6 +17,8 @@ from importlib import resources
 from loopcompare.rulesets import history, texts
 from loopcompare.rulesets.citations import citation
 
+from .amendments import word_runs
+
 _FILE = re.compile(r"^(?P<date>\d{4}-\d{2}-\d{2})_cr_(?P<number>\d{3})(?P<part>\.\d+[a-z]?)?\.txt$")
 _ID = re.compile(r"^(?:CR\s*)?(?P<number>\d{3})\.(?P<tail>\d+[a-z]?)$")
 
@@ -71,8 +73,6 @@ def _renumber(text: str, old: str, new: str) -> str:
 
 def trace(rule_id: str) -> tuple[str, list[Step]]:
     """The steps of one subrule, given as any era numbers it ("729.4", "421.4", "CR 713.2a")."""
-    from .amendments import word_runs
-
     match = _ID.match(rule_id.strip())
     numbers = {"421", *history.SHORTCUT_RULE_SEQUENCE}
     if not match or match["number"] not in numbers:

@@ -154,7 +154,7 @@ def _store(key: str) -> Any:
 def _fish_completion() -> None:
     """fish's completion script, with one change to click's: a completion is split at its first
     comma only (click's splits at every comma, so ``-r cr-2004,mtr-c`` offered nothing)."""
-    from click.shell_completion import FishComplete, add_completion_class
+    from click.shell_completion import FishComplete, add_completion_class  # start-up: only for fish's script
 
     class Fish(FishComplete):
         source_template = FishComplete.source_template.replace('(string split "," $completion)', '(string split -m 1 "," -- $completion)')
@@ -212,7 +212,7 @@ def emit_screen(text: str) -> bool:
         return False
     if ctx.params.get("output") is not None or ctx.params.get("as_json") or not sys.stdout.isatty():
         return False
-    from . import terminal
+    from . import terminal  # start-up: only on a terminal (see docs/DEVELOPING.md)
 
     colour = terminal.colour_wanted(ctx.meta.get("loopcompare.color", "auto"), True)
     shown = terminal.screen(text, width=terminal.terminal_width(), colour=colour, verbose=bool(ctx.meta.get("loopcompare.verbose")), keep_lines=ctx.command.name == "rulesets")
@@ -232,9 +232,11 @@ def complete_paths(incomplete: str) -> list[CompletionItem]:
     """Completion of a PATH: the built-in scenario names that match, and the files and folders
     that do.  With no name matching, the shell completes file names itself (one ``file`` item:
     click's bash script drops every other item when it meets one)."""
+    # Start-up: completion only (click loads shell_completion lazily too); the catalogue lists
+    # the names without loading the library, which would load the rulesets.
     from click.shell_completion import CompletionItem
 
-    from .library import names
+    from .catalogue import names
 
     found = [CompletionItem(n) for n in names() if n.startswith(incomplete)]
     if not found:

@@ -19,7 +19,9 @@ import codecs
 import datetime
 import hashlib
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from loopcompare.rulesets import texts
 from loopcompare.rulesets.history import numbering_on, shortcut_texts
@@ -300,3 +302,42 @@ def source_file(exam: Examination) -> str:
         f"was obtained). Rule {r.number} \u201c{TITLE}\u201d, verbatim (CRLF stripped).",
     ]
     return "\n".join(header) + "\n" + r.text
+
+
+@dataclass(frozen=True)
+class Reading:
+    """``loopcompare sources``: the files read, what stopped any of them, and what ``--write`` would write."""
+
+    exams: tuple[Examination, ...]
+    errors: tuple[str, ...]
+    """Each problem, naming the file as given (nothing is written if there is one)."""
+    writes: dict[Path, str]
+    """Each source file to write, by target: one already there with the same text is left be."""
+
+
+def read_files(files: Sequence[str], folder: str | None = None) -> Reading:
+    """Read and examine each CR text file; with ``folder`` (``--write``), plan each rule's source
+    file there, refusing one that is already there with other contents."""
+    exams: list[Examination] = []
+    errors: list[str] = []
+    for name in files:
+        try:
+            with open(name, "rb") as handle:
+                data = handle.read(MAX_BYTES + 1)
+            exams.append(examine(data, Path(name).name))
+        except CrFileError as exc:
+            # Reports name the file alone; a message names the path as given (/dev/zero, not zero).
+            text, base = str(exc), Path(name).name
+            errors.append(name + text[len(base):] if text.startswith(base + ":") else text)
+        except OSError as exc:
+            errors.append(f"{name}: can't read: {exc.strerror or exc}")
+    writes: dict[Path, str] = {}
+    if folder and not Path(folder).is_dir():
+        errors.append(f"{folder}: no such folder (--write)")
+    elif folder and not errors:
+        for exam in exams:
+            target, text = Path(folder) / exam.written_name, source_file(exam)
+            if writes.get(target, text) != text or (target.is_file() and target.read_text(encoding="utf-8", errors="replace") != text):
+                errors.append(f"{target}: already exists with other contents; not overwritten (move it away to write it anew)")
+            writes[target] = text
+    return Reading(tuple(exams), tuple(errors), writes)

@@ -33,8 +33,11 @@ import unicodedata
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from .controls import visible
+from .wording import show, step_effect, step_exits, step_kind
+
 if TYPE_CHECKING:
-    from loopcompare.rulesets.scenario import Scenario, Step
+    from loopcompare.rulesets.scenario import Scenario
 
     from .compare import Comparison
 
@@ -109,54 +112,8 @@ class Diagram:
     """Rulesets that give no cut point: (ruleset name, result)."""
 
 
-MINUS = "\u2212"
-
-
-def _effect(step: Step) -> str:
-    from .report import show
-
-    parts = [f"needs {k} \u2265 {show(v)}" for k, v in getattr(step, "requires", {}).items()]
-    parts += [f"{k} \u00d7 {show(v)}" for k, v in getattr(step, "mul", {}).items()]
-    parts += [f"{k} = {show(v)}" for k, v in getattr(step, "set", {}).items()]
-    parts += [f"{k} {'+' if v >= 0 else MINUS} {show(abs(v))}" for k, v in getattr(step, "add", {}).items()]
-    target = getattr(step, "target", None)
-    if target is not None:
-        parts.append(f"on {', '.join(target.among)} ({target.order})")
-    if getattr(step, "times", 1) != 1:
-        parts.append(f"{show(step.times)} times an iteration")
-    return "; ".join(parts)
-
-
-def _kind(step: Step) -> str:
-    parts = ["optional" if getattr(step, "optional", False) else "mandatory"]
-    parts += [name for name in ("choice", "hidden", "random", "conditional") if getattr(step, name, False)]
-    if not getattr(step, "sustains", True):
-        parts.append("a side benefit")
-    if getattr(step, "turn", ""):
-        parts.append(f"{step.turn}'s turn")
-    return ", ".join(parts)
-
-
-def _exits(step: Step) -> str:
-    """Ways out of the loop at this step: an "unless" payment, an event that may end it."""
-    out = []
-    unless = getattr(step, "unless", None)
-    if unless:
-        out.append(f"unless {unless.by} {unless.does}")
-    event = getattr(step, "ends_loop", None)
-    if event is not None:
-        chance = f" (chance {event.chance})" if getattr(event, "chance", None) is not None else ""
-        out.append(f"may end the loop: {event.when}{chance}")
-    alternative = getattr(step, "alternative", "")
-    if alternative:
-        out.append(f"or {step.by} chooses: {alternative}")
-    return "; ".join(out)
-
-
 def _ends(sc: Scenario) -> str:
     """How the loop ends by itself, in words: ``[loop].ends_when`` or each ``[[end]]``."""
-    from .report import show
-
     flags = sc.loop
     out = []
     ends_when = getattr(flags, "ends_when", None)
@@ -175,12 +132,10 @@ def _ends(sc: Scenario) -> str:
 
 def build(comparison: Comparison) -> Diagram:
     """The diagram of a comparison: its scenario's cycle and every ruleset's cut point."""
-    from .report import show
-
     sc = comparison.scenario.scenario
     steps = []
     for i, step in enumerate(sc.steps, 1):
-        steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), _kind(step), _effect(step), _exits(step)))
+        steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), step_kind(step), step_effect(step), step_exits(step)))
     ends = _ends(sc)
     groups: dict[tuple[str, str, int, str, str], list[str]] = {}
     uncut: list[tuple[str, str]] = []
@@ -219,8 +174,6 @@ def neutral(text: str) -> str:
     """Text that can't reorder or break a drawing: on one line, controls and bidi characters shown
     as codes as everywhere else in a report (:func:`comparator.controls.visible`: ``U+202E``,
     ``\\x01``), and anything XML still forbids as U+FFFD."""
-    from .controls import visible
-
     out = []
     for ch in visible(" ".join(str(text).split())):
         if ch in _BIDI or not _allowed_in_xml(ch) or unicodedata.category(ch) == "Cc":

@@ -23,12 +23,14 @@ import io
 import multiprocessing
 import os
 import pickle
-from importlib import metadata
+import signal
+from importlib import import_module, metadata
 from multiprocessing.connection import Connection
 from typing import Any, Callable
 
 from loopcompare.rulesets.base import Ruleset
 from loopcompare.rulesets.outcome import Outcome
+from loopcompare.rulesets.registry import describe
 from loopcompare.rulesets.scenario import Scenario
 
 #: The environment variable that turns isolation on (``1``, ``true`` or ``yes``).
@@ -48,8 +50,6 @@ def set_isolation(on: bool | None) -> None:
     """Turn isolation on or off for this process (None: as the environment says), and forget
     the registry built so far so that the next one loads plugins the new way."""
     global _enabled
-    from importlib import import_module
-
     registries = import_module("loopcompare.rulesets.registry")  # (the package's "registry" is the function)
     _enabled = on
     registries.isolate = isolated_loader if enabled() else None  # type: ignore[attr-defined]
@@ -151,16 +151,12 @@ def isolated_loader(point: metadata.EntryPoint) -> Callable[[], object]:
 
 def _serve(conn: Connection, name: str, value: str) -> None:
     """Import the plugin, then answer the tool's requests until the pipe closes."""
-    import signal
-
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the tool's to handle
     try:
         loaded = metadata.EntryPoint(name=name, value=value, group="loopcompare.rulesets").load()
         instance = loaded() if isinstance(loaded, type) and issubclass(loaded, Ruleset) else None
     except BaseException as exc:  # a broken plugin is reported, not fatal
-        from loopcompare.rulesets.registry import _describe
-
-        _answer(conn, ("error", f"in its worker process: {_describe(exc)}"))
+        _answer(conn, ("error", f"in its worker process: {describe(exc)}"))
         return
     while True:
         try:

@@ -6,27 +6,20 @@ Wherever the command line takes a scenario path it also takes a built-in scenari
 
 from __future__ import annotations
 
+import difflib
 import errno
 import os
-from importlib import resources
-from importlib.abc import Traversable
 from pathlib import Path
 
+from .catalogue import folder, names
 from .loader import ScenarioError, ScenarioFile, load, parse_bytes
 
-
-def _folder() -> Traversable:
-    return resources.files("loopcompare.comparator").joinpath("library")
-
-
-def names() -> tuple[str, ...]:
-    """Every built-in scenario's name, sorted."""
-    return tuple(sorted(p.name[: -len(".toml")] for p in _folder().iterdir() if p.name.endswith(".toml")))
+__all__ = ["folder", "load_builtin", "names", "resolve"]
 
 
 def load_builtin(name: str) -> ScenarioFile:
     """Load a built-in scenario by name."""
-    raw = _folder().joinpath(f"{name}.toml").read_bytes()
+    raw = folder().joinpath(f"{name}.toml").read_bytes()
     return parse_bytes(raw, f"{name}.toml (built-in)", name, file=f"{name}.toml")
 
 
@@ -48,8 +41,6 @@ def resolve(argument: str) -> list[ScenarioFile]:
         return [load(path)]
     if argument in names():
         return [load_builtin(argument)]
-    import difflib
-
     close = difflib.get_close_matches(argument, names(), n=1)
     hint = f" (did you mean {close[0]!r}?)" if close else ""
     raise ScenarioError(argument, "", f"no such file, and no built-in scenario of that name{hint}; see 'loopcompare scenarios'")

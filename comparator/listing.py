@@ -1,4 +1,5 @@
-"""The list commands' ``--json``: the built-in scenarios and the rulesets, for programs."""
+"""The list commands' output: the built-in scenarios and the rulesets, as tables for people
+(markdown) and as ``--json`` for programs."""
 
 from __future__ import annotations
 
@@ -6,7 +7,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from .controls import json_escaped
+from loopcompare.rulesets.history import end_in_words, in_force_today, lines, numbers_in_words, numbers_table, start_in_words
+
+from .controls import json_escaped, visible
+from .render import md_table
 
 if TYPE_CHECKING:
     from loopcompare.rulesets import Ruleset
@@ -44,3 +48,24 @@ def rulesets_json(rulesets: Sequence[Ruleset]) -> str:
             for r in rulesets
         ]
     )
+
+
+def scenarios_markdown(found: Sequence[ScenarioFile]) -> str:
+    """``loopcompare scenarios``: a table of the built-in scenarios (name, title, tags)."""
+    rows = [[sf.id, sf.scenario.title, ", ".join(sf.scenario.tags)] for sf in found]
+    return md_table(["name", "title", "tags"], rows) + "\n"
+
+
+def rulesets_markdown(rulesets: Sequence[Ruleset]) -> str:
+    """``loopcompare rulesets``: a table of the rulesets (key, name, period in force, rules,
+    source), their lines of descent, and the CR's loop rule by number."""
+    rows = []
+    for r in rulesets:
+        rules = f"{r.rule_ids[0]}\u2013{r.rule_ids[-1]}" if len(r.rule_ids) > 1 else r.rule_ids[0]
+        rows.append([r.key, r.name, start_in_words(r), end_in_words(r) or in_force_today(r), rules, r.citation])
+    text = [md_table(["key", "name", "in force from", "to", "rules", "source"], rows), ""]
+    text += ["line: " + " -> ".join(r.key for r in line) for line in lines(rulesets)]
+    text += ["", "the CR's loop rule, by number (each from the first archived release that has it):", ""]
+    text += [md_table(["number", "from", "what moved it"], numbers_table()), ""]
+    text.append(f"Today it is {numbers_in_words().rsplit('Today it is ', 1)[1]}")
+    return visible("\n".join(text) + "\n")

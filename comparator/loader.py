@@ -13,7 +13,6 @@ from __future__ import annotations
 import dataclasses
 import datetime as _dt
 import difflib
-
 import math
 import re
 import tomllib
@@ -187,7 +186,7 @@ def parse_document(doc: Mapping[str, Any], name: str, scenario_id: str, *, file:
 
 
 def _parse(doc: Mapping[str, Any], name: str, scenario_id: str, file: str | None, lines: "_Lines | None") -> ScenarioFile:
-    parser = _Parser(name, lines)
+    parser = Parser(name, lines)
     try:
         result = parser.document(doc, scenario_id, file or name)
     except RecursionError:
@@ -268,7 +267,7 @@ class _Stop(Exception):
 _WHERE = re.compile(r"^(?:(step|breaker|end|oracle|ruling|card) (\d+)|\[(state|loop|intent)\]|\[expect\.([^\]]+)\]|'(players|state|step|intent|expect|loop|breaker|end|oracle|ruling|card)'.*)?(?:: )?(?:'([^'.]+)[^']*')?")
 
 
-class _Parser:
+class Parser:
     """One file's validation: every problem is recorded (``fail`` then abandons the current item)."""
 
     def __init__(self, name: str, lines: _Lines | None = None) -> None:
@@ -540,7 +539,7 @@ class _Parser:
             for key in ("state", "active"):
                 if key in doc:
                     sub[key] = doc[key]
-            child = _Parser(self.name, None)
+            child = Parser(self.name, None)
             try:
                 part_file = child.document(sub, f"{scenario_id}-part-{k + 2}", file)
             except _Stop:
@@ -1585,10 +1584,10 @@ def validate(scenario: Scenario, name: str = "<scenario>") -> ScenarioFile:
         doc = to_document(scenario)
     except (AttributeError, TypeError) as exc:
         raise ScenarioError(name, "", f"is not a well-formed Scenario: {exc}") from None
-    return parse_document(doc, name, _identifier(scenario.title), file=name)
+    return parse_document(doc, name, identifier(scenario.title), file=name)
 
 
-def _identifier(title: str) -> str:
+def identifier(title: str) -> str:
     """A scenario id from a title, for scenarios that have no file name."""
     words = re.findall(r"[a-z0-9]+", title.lower())
     return "-".join(words)[:60] or "scenario"

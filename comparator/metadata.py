@@ -16,7 +16,7 @@ from loopcompare.rulesets import OracleText, Ruling, Scenario
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 
 if TYPE_CHECKING:
-    from .loader import _Parser
+    from .loader import Parser
 
 ORACLE_KEYS = ("name", "text", "date", "source")
 RULING_KEYS = ("source", "title", "date", "quote", "eras")
@@ -25,7 +25,7 @@ MAX_ENTRIES = 64
 _DATE = re.compile(r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$")
 
 
-def parse(parser: "_Parser", doc: Mapping[str, Any]) -> tuple[tuple[OracleText, ...], tuple[Ruling, ...], str]:
+def parse(parser: "Parser", doc: Mapping[str, Any]) -> tuple[tuple[OracleText, ...], tuple[Ruling, ...], str]:
     """The file's cards, rulings and simplification line; problems are recorded on ``parser``."""
     oracle = tuple(parser.each(_entries(parser, doc.get("oracle", []), "oracle"), lambda item: _oracle(parser, *item)))
     rulings = tuple(parser.each(_entries(parser, doc.get("ruling", []), "ruling"), lambda item: _ruling(parser, *item)))
@@ -36,7 +36,7 @@ def parse(parser: "_Parser", doc: Mapping[str, Any]) -> tuple[tuple[OracleText, 
     return oracle, rulings, simplified
 
 
-def _entries(parser: "_Parser", raw: Any, key: str) -> list[tuple[int, Any]]:
+def _entries(parser: "Parser", raw: Any, key: str) -> list[tuple[int, Any]]:
     if not isinstance(raw, list):
         parser.record(f"'{key}'", f"expected [[{key}]] tables")
         return []
@@ -46,7 +46,7 @@ def _entries(parser: "_Parser", raw: Any, key: str) -> list[tuple[int, Any]]:
     return list(enumerate(raw))
 
 
-def _required(parser: "_Parser", table: Mapping[str, Any], where: str, keys: tuple[str, ...]) -> None:
+def _required(parser: "Parser", table: Mapping[str, Any], where: str, keys: tuple[str, ...]) -> None:
     missing = [k for k in keys if k not in table]
     for key in missing[:-1]:
         parser.record(f"{where}: '{key}'", "is required")
@@ -54,7 +54,7 @@ def _required(parser: "_Parser", table: Mapping[str, Any], where: str, keys: tup
         parser.fail(f"{where}: '{missing[-1]}'", "is required")
 
 
-def _oracle(parser: "_Parser", i: int, raw: Any) -> OracleText:
+def _oracle(parser: "Parser", i: int, raw: Any) -> OracleText:
     where = f"oracle {i + 1}"
     table = parser.table(raw, where)
     parser.keys(table, set(ORACLE_KEYS), where)
@@ -67,7 +67,7 @@ def _oracle(parser: "_Parser", i: int, raw: Any) -> OracleText:
     )
 
 
-def _ruling(parser: "_Parser", i: int, raw: Any) -> Ruling:
+def _ruling(parser: "Parser", i: int, raw: Any) -> Ruling:
     where = f"ruling {i + 1}"
     table = parser.table(raw, where)
     parser.keys(table, set(RULING_KEYS + RULING_OPTIONAL), where)
@@ -82,7 +82,7 @@ def _ruling(parser: "_Parser", i: int, raw: Any) -> Ruling:
     )
 
 
-def date(parser: "_Parser", value: Any, where: str) -> str:
+def date(parser: "Parser", value: Any, where: str) -> str:
     """A calendar date written as the string ``"YYYY-MM-DD"``."""
     if isinstance(value, (datetime.date, datetime.time)):
         parser.fail(where, f'write the date as a string in quotes, "YYYY-MM-DD" (got the TOML date {value.isoformat()})')
@@ -96,7 +96,7 @@ def date(parser: "_Parser", value: Any, where: str) -> str:
     return value
 
 
-def _eras(parser: "_Parser", value: Any, where: str) -> tuple[str, ...]:
+def _eras(parser: "Parser", value: Any, where: str) -> tuple[str, ...]:
     """Ruleset keys (an alias is read as its ruleset's key), at least one, none twice."""
     if not isinstance(value, list) or not value:
         parser.fail(where, "expected a list of one or more ruleset keys, like [\"cr-2004\", \"mtr-current\"]")

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Protocol
 import pytest
 
 if TYPE_CHECKING:
-    from loopcompare.comparator.compare import Comparison
+    from loopcompare.comparator.api import Comparison
 
 
 class LoopReport(Protocol):
@@ -45,10 +45,9 @@ def loop_report(request: pytest.FixtureRequest) -> LoopReport:
     several (default: the four mission rulesets).
     Returns the :class:`comparator.compare.Comparison`, for further assertions.
     """
-    from loopcompare.comparator.compare import compare
-    from loopcompare.comparator.library import resolve
-    from loopcompare.comparator.render import report
-    from loopcompare.comparator.api import rulesets as named
+    # Start-up: this plugin loads with every pytest run of every project that has loopcompare
+    # installed; the API (and the rulesets) load only when a test asks for the fixture.
+    from loopcompare.comparator import api
 
     def check(
         scenario: str | PathLike[str],
@@ -59,9 +58,9 @@ def loop_report(request: pytest.FixtureRequest) -> LoopReport:
         path = Path(scenario)
         if not path.is_absolute() and (request.path.parent / path).exists():
             path = request.path.parent / path
-        (scenario_file,) = resolve(str(path) if path.exists() else str(scenario))
-        comparison = compare(scenario_file, named(*([rulesets] if isinstance(rulesets, str) else rulesets)))
-        text = report([comparison], fmt)
+        (scenario_file,) = api.scenarios(str(path) if path.exists() else str(scenario))
+        comparison = api.compare(scenario_file, api.rulesets(*([rulesets] if isinstance(rulesets, str) else rulesets)))
+        text = api.render(comparison, fmt)
         file_regression = request.getfixturevalue("file_regression")
         file_regression.check(text, extension=f".{fmt}", basename=basename, newline="\n", encoding="utf-8")
         return comparison

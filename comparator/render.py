@@ -11,21 +11,29 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from functools import lru_cache
+from importlib import resources
 from typing import TYPE_CHECKING
 
+import tabulate
+from markupsafe import Markup, escape
+
+from . import atlas as atlases
+from . import stamp
+from .atlas import KINDS
+from .charts import timeline_svg
 from .compare import Comparison
 from .controls import json_escaped, visible
-from .report import ComparisonView, Report, ScenarioView
+from .diagram import Diagram, svg
+from .diagram import mermaid as mermaid_text
+from .report import ComparisonView, Report, ScenarioView, build, comparison_view, safe_id
+from .timeline import Timeline, to_json
 
-if TYPE_CHECKING:  # imported where used, so that a markdown report loads neither jinja2 nor the atlas
+if TYPE_CHECKING:  # jinja2 is imported where used (HTML only), see environment()
     from jinja2 import Environment
-    from markupsafe import Markup
 
     from loopcompare.rulesets.citations import Stamp
 
     from .atlas import Atlas
-    from .diagram import Diagram
-    from .timeline import Timeline
 
 #: A heat-map row (:func:`heat_map`): the kind of loop in words, its size, and per pair of
 #: rulesets (share, shade 0-5, the class of its smallest disagreeing loop or None).
@@ -68,8 +76,6 @@ def _odd_cells(cells: Sequence[str], marked: Sequence[bool]) -> list[str]:
 def _narrow_tabulate() -> Iterator[Callable[..., str]]:
     """tabulate measures wide characters only when wcwidth happens to be installed; measure by
     code points always, so the same input gives the same bytes on every machine."""
-    import tabulate
-
     saved = tabulate.WIDE_CHARS_MODE
     tabulate.WIDE_CHARS_MODE = False
     try:
@@ -109,7 +115,6 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
     out.append(f"{h}# The loop\n")
     out.append(f"**Players, in turn order:** {md(sc.players)}\n")
     if mermaid:
-        from .diagram import mermaid as mermaid_text
 
         out.append("```mermaid\n" + mermaid_text(view.diagram) + "\n```\n")
     out.append(md_table(["#", "By", "Does", "Kind", "Effect"], [[str(s.number), s.by, s.does, s.kind, s.effect] for s in sc.steps]) + "\n")
@@ -197,7 +202,7 @@ def markdown(report: Report, *, mermaid: bool = False) -> str:
         view = report.comparisons[0]
         out = []
         _markdown_comparison(view, 1, out, anchor=False, mermaid=mermaid, heading=report.title)
-    return _finish("\n".join(out))
+    return finish("\n".join(out))
 
 
 def _outcome_table(view: ComparisonView) -> str:
@@ -220,20 +225,18 @@ def tables_markdown(report: Report, *, title: str | None = None, note: Stamp | N
         out.append((_outcome_table(view) if view.rows else "Every ruleset gives the same outcome.") + "\n")
     if note is not None:
         out.append(f"Source: {note.markdown()}\n")
-    return _finish("\n".join(out))
+    return finish("\n".join(out))
 
 
 def tables_html(report: Report, *, title: str | None = None, note: Stamp | None = None) -> str:
     """Only the outcome tables, as an HTML fragment (no page, no style: the article's own applies);
     differing cells are in ``<strong>`` (kept when pasted without the stylesheet); ``note`` adds a
     one-line source note."""
-    from markupsafe import Markup
-
     source = Markup(note.html().replace('<p class="stamp">', '<p class="stamp"><small>Source: ', 1).replace("</p>", "</small></p>")) if note else None
-    return _finish(_environment().get_template("tables.html.j2").render(report=report, title=title, differs=DIFFERS, note=source))
+    return finish(environment().get_template("tables.html.j2").render(report=report, title=title, differs=DIFFERS, note=source))
 
 
-def _finish(text: str) -> str:
+def finish(text: str) -> str:
     """``\\n`` line endings, no trailing spaces except markdown line breaks, one final newline,
     and no control character: every markdown and HTML document passes here, so this is where
     untrusted text is neutralised (:func:`comparator.controls.visible`)."""
@@ -242,7 +245,15 @@ def _finish(text: str) -> str:
     return visible("\n".join(lines).rstrip("\n") + "\n")
 
 
-def _json(doc: object) -> str:
+def document(text: str, fmt: str, made: Stamp) -> str:
+    """A markdown (``md``) or HTML (``html``) report made whole: its stamp ``made`` added
+    (:func:`comparator.stamp.stamped`) and the text finished (:func:`finish`).  Every report's
+    markdown and HTML (comparisons, timelines, the atlas, the history) ends here, and every
+    report's JSON in :func:`json_document`."""
+    return finish(stamp.stamped(text, fmt, made))
+
+
+def json_document(doc: object) -> str:
     """A JSON document: exact integers, UTF-8 text, and every control character as a ``\\u``
     escape (:func:`comparator.controls.json_escaped`); every JSON output passes here."""
     return json_escaped(json.dumps(doc, indent=2, ensure_ascii=False)) + "\n"
@@ -252,8 +263,9 @@ def _json(doc: object) -> str:
 
 
 @lru_cache(maxsize=1)
-def _environment() -> Environment:
+def environment() -> Environment:
     """The jinja2 environment every HTML page is rendered in: autoescaped, strict."""
+    # Start-up: jinja2 costs tens of milliseconds; only HTML needs it, so it loads here.
     from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
 
     env = Environment(
@@ -275,35 +287,23 @@ _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b")
 
 def _dates(text: object) -> Markup:
     """Text escaped for HTML with each ISO date kept on one line (a date never wraps at its hyphens)."""
-    from markupsafe import Markup, escape
-
     return Markup(_DATE.sub(lambda m: f'<span class="date">{m.group(0)}</span>', str(escape(text))))
 
 
 def _timeline_svg(timeline: Timeline, id_prefix: str) -> Markup:
     """The timeline chart as inline SVG, trusted markup (:mod:`.charts` escapes every text in it)."""
-    from markupsafe import Markup
-
-    from .charts import timeline_svg
-
     return Markup(timeline_svg(timeline, id_prefix))
 
 
 def _loop_svg(diagram: Diagram, id_prefix: str) -> Markup:
     """The loop diagram as inline SVG, trusted markup (:mod:`.diagram` escapes every text in it)."""
-    from markupsafe import Markup
-
-    from .diagram import svg
-
     return Markup(svg(diagram, id_prefix))
 
 
-def _page(template: str, **context: object) -> str:
+def page(template: str, **context: object) -> str:
     """A self-contained HTML page: the template rendered with the stylesheet inlined."""
-    from importlib import resources
-
     css = resources.files("loopcompare.comparator").joinpath("templates", "report.css").read_text(encoding="utf-8")
-    return _finish(permalinks(_environment().get_template(template).render(css=css, differs=DIFFERS, **context)))
+    return finish(permalinks(environment().get_template(template).render(css=css, differs=DIFFERS, **context)))
 
 
 _TOKEN = re.compile(r"<h([1-6])((?:\s[^>]*)?)>(.*?)</h\1>|<section((?:\s[^>]*)?)>|</section>", re.S)
@@ -352,7 +352,7 @@ def permalinks(page: str) -> str:
 
 def html(report: Report) -> str:
     """The report as one self-contained HTML page (inline CSS, no scripts, no network)."""
-    return _page("report.html.j2", report=report)
+    return page("report.html.j2", report=report)
 
 
 # --- any format ------------------------------------------------------------------------------------
@@ -379,9 +379,6 @@ def report(
     (:mod:`.stamp`): ``command`` is the command that reproduces it (default: the ``compare``
     command that would).
     """
-    from . import stamp
-    from .report import build
-
     if command is None:
         options = [o for o, on in (("--only-differences", only_differences), ("--table-only", table_only), ("--mermaid", mermaid)) if on]
         options += ["--title", title] if title else []
@@ -395,7 +392,7 @@ def report(
             return tables_markdown(view, title=title, note=made if source_note else None)
         return tables_html(view, title=title, note=made if source_note else None)
     text = markdown(view, mermaid=mermaid) if fmt == "md" else html(view)
-    return _finish(stamp.stamped(text, fmt, made))
+    return document(text, fmt, made)
 
 
 # --- JSON ------------------------------------------------------------------------------------------
@@ -407,7 +404,7 @@ def json_report(comparisons: Sequence[Comparison], made: Stamp | None = None) ->
     doc: dict[str, object] = {"format": "loopcompare/1", "comparisons": [c.to_json() for c in comparisons]}
     if made is not None:
         doc["stamp"] = made.json()
-    return _json(doc)
+    return json_document(doc)
 
 
 # --- timelines -------------------------------------------------------------------------------------
@@ -415,20 +412,16 @@ def json_report(comparisons: Sequence[Comparison], made: Stamp | None = None) ->
 
 def timeline_command(timelines: Sequence[Timeline], fmt: str) -> str:
     """The ``timeline`` command that makes this report."""
-    from .stamp import command, scenario_argument
-
-    return command("loopcompare", "timeline", *(scenario_argument(t.scenario) for t in timelines), "-f", fmt)
+    return stamp.command("loopcompare", "timeline", *(stamp.scenario_argument(t.scenario) for t in timelines), "-f", fmt)
 
 
 def timeline_report(timelines: Sequence[Timeline], fmt: str, command: str | None = None) -> str:
     """Timelines in one format, stamped with ``command`` (default: the one that makes them)."""
-    from . import stamp
-
     made = stamp.of(command or timeline_command(timelines, fmt))
     if fmt == "json":
         return timeline_json(timelines, made)
     text = timeline_markdown(timelines) if fmt == "md" else timeline_html(timelines)
-    return _finish(stamp.stamped(text, fmt, made))
+    return document(text, fmt, made)
 
 
 def timeline_markdown(timelines: Sequence[Timeline]) -> str:
@@ -460,13 +453,11 @@ def timeline_markdown(timelines: Sequence[Timeline]) -> str:
             if notes:
                 out.append("**Where the texts are silent or ambiguous:**\n")
                 out.append("\n".join(f"- {md(name)}: {md(note)}" for name, note in notes) + "\n")
-    return _finish("\n".join(out))
+    return finish("\n".join(out))
 
 
 def _timeline_anchor(timeline: Timeline) -> str:
     """A safe anchor for a timeline section (letters, digits, - and _ only)."""
-    from .report import safe_id
-
     return "timeline-" + safe_id(timeline.scenario.id)
 
 
@@ -474,23 +465,21 @@ def timeline_html(timelines: Sequence[Timeline]) -> str:
     """Timelines as one self-contained HTML page."""
     title = f"Timeline: {timelines[0].scenario.scenario.title}" if len(timelines) == 1 else "Timelines"
     items = [(t, _timeline_anchor(t)) for t in timelines]
-    return _page("timeline.html.j2", timelines=timelines, items=items, title=title)
+    return page("timeline.html.j2", timelines=timelines, items=items, title=title)
 
 
 def timeline_json(timelines: Sequence[Timeline], made: Stamp | None = None) -> str:
     """Timelines as JSON (``loopcompare/timeline/1``), with ``made`` under ``"stamp"``."""
-    from .timeline import to_json
-
     doc: dict[str, object] = {"format": "loopcompare/timeline/1", "timelines": [to_json(t) for t in timelines]}
     if made is not None:
         doc["stamp"] = made.json()
-    return _json(doc)
+    return json_document(doc)
 
 
 # --- the atlas -------------------------------------------------------------------------------------
 
 
-def _share(part: int, whole: int) -> str:
+def share(part: int, whole: int) -> str:
     """A share in per cent to a useful precision: one decimal from 1%, two significant digits
     below it (a class of one loop in 42,327 is "0.0024%", not "0.0%"), never rounded to 0 or 100."""
     if not whole:
@@ -513,48 +502,44 @@ def heat_level(part: int, whole: int) -> int:
 def atlas_markdown(atlas: Atlas) -> str:
     """The divergence atlas as markdown: summary, pairwise figures, and every class with its
     smallest example (rules are cited in each transcript; the texts are quoted in the gallery)."""
-    from . import atlas as atlases
-    from .report import comparison_view
-
     names = ", ".join(r.name for r in atlas.rulesets)
     out = [f"# Divergence atlas: {md(names)}\n"]
     out.append(
         f"{atlas.total:,} canonical small loops settled under each ruleset. In {atlas.agreeing:,} "
-        f"({_share(atlas.agreeing, atlas.total)}) every ruleset gives the same outcome; the other "
+        f"({share(atlas.agreeing, atlas.total)}) every ruleset gives the same outcome; the other "
         f"{atlas.total - atlas.agreeing:,} fall into {len(atlas.classes)} classes of disagreement, listed by size. "
         "A class is a pattern: which rulesets give which result, and which of those that cut the loop agree "
         "on who deviates, who has the last word, the final state and the number of iterations.\n"
     )
     out.append("## By number of players\n")
-    out.append(md_table(["Players", "Loops", "All rulesets agree"], [[str(n), f"{t:,}", f"{a:,} ({_share(a, t)})"] for n, t, a in atlas.by_players]) + "\n")
+    out.append(md_table(["Players", "Loops", "All rulesets agree"], [[str(n), f"{t:,}", f"{a:,} ({share(a, t)})"] for n, t, a in atlas.by_players]) + "\n")
     out.append("## How often each pair of rulesets disagrees\n")
     by_key = {r.key: r.name for r in atlas.rulesets}
-    out.append(md_table(["Rulesets", "Disagree", "Share"], [[f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)] for a, b, n in atlas.pairs]) + "\n")
+    out.append(md_table(["Rulesets", "Disagree", "Share"], [[f"{by_key[a]} / {by_key[b]}", f"{n:,}", share(n, atlas.total)] for a, b, n in atlas.pairs]) + "\n")
     out.append("## Where each pair disagrees, by kind of loop\n")
     out.append("Each cell: the share of loops of that kind on which the two rulesets disagree, and the class of the smallest such loop.\n")
     out.append(md_table(["Kind of loop", "Loops"] + [f"{by_key[a]} / {by_key[b]}" for a, b, _ in atlas.pairs], [_heat_row(row, Raw) for row in heat_map(atlas)]) + "\n")
     out.append("## Classes of disagreement\n")
-    rows = [[Raw(f"[{i}](#class-{i})"), f"{c.count:,}", _share(c.count, atlas.total), atlases.sentence(atlas, c)] for i, c in enumerate(atlas.classes, 1)]
+    rows = [[Raw(f"[{i}](#class-{i})"), f"{c.count:,}", share(c.count, atlas.total), atlases.sentence(atlas, c)] for i, c in enumerate(atlas.classes, 1)]
     out.append(md_table(["Class", "Loops", "Share", "What differs"], rows) + "\n")
     for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.example_comparisons), 1):
         out.append(f'<a id="class-{i}"></a>\n')
-        out.append(f"## Class {i}: {cls.count:,} loops ({_share(cls.count, atlas.total)})\n")
+        out.append(f"## Class {i}: {cls.count:,} loops ({share(cls.count, atlas.total)})\n")
         out.append(md(atlases.sentence(atlas, cls)) + "\n")
         out.append("\n".join(f"- {md(side)}: {md(', '.join(rules) or 'no rule cited')}" for side, rules in atlases.sides(atlas, cls, comparison)) + "\n")
         out.append("Smallest example (fewest players, then fewest steps); saved as a scenario file it reproduces this class:\n")
         view = comparison_view(comparison, f"class-{i}-example")
         _markdown_comparison(view, 3, out, anchor=False, quotes=False)
-    return _finish("\n".join(out))
+    return finish("\n".join(out))
 
 
 def heat_map(atlas: Atlas) -> list[HeatRow]:
     """The atlas's heat map: per kind of loop, its words, its size, and per pair of rulesets
     (share, shade 0-5, the class of its smallest disagreeing loop or None)."""
-    from .atlas import KINDS
 
     words = dict(KINDS)
     return [
-        (words[name], f"{total:,}", [(_share(count, total), heat_level(count, total), number) for count, number in cells])
+        (words[name], f"{total:,}", [(share(count, total), heat_level(count, total), number) for count, number in cells])
         for name, total, cells in atlas.by_kind
     ]
 
@@ -566,9 +551,6 @@ def _heat_row(row: HeatRow, raw: Callable[[str], str]) -> list[str]:
 
 def atlas_html(atlas: Atlas) -> str:
     """The divergence atlas as one self-contained HTML page."""
-    from . import atlas as atlases
-    from .report import comparison_view
-
     by_key = {r.key: r.name for r in atlas.rulesets}
     classes = []
     for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.example_comparisons), 1):
@@ -576,39 +558,35 @@ def atlas_html(atlas: Atlas) -> str:
             {
                 "number": i,
                 "count": f"{cls.count:,}",
-                "share": _share(cls.count, atlas.total),
+                "share": share(cls.count, atlas.total),
                 "sentence": atlases.sentence(atlas, cls),
                 "sides": atlases.sides(atlas, cls, comparison),
                 "view": comparison_view(comparison, f"class-{i}-example"),
             }
         )
-    return _page(
+    return page(
         "atlas.html.j2",
         title="Divergence atlas: " + ", ".join(r.name for r in atlas.rulesets),
         atlas=atlas,
         classes=classes,
-        pairs=[(f"{by_key[a]} / {by_key[b]}", f"{n:,}", _share(n, atlas.total)) for a, b, n in atlas.pairs],
-        players=[(n, f"{t:,}", f"{a:,} ({_share(a, t)})") for n, t, a in atlas.by_players],
-        agreeing=f"{atlas.agreeing:,} ({_share(atlas.agreeing, atlas.total)})",
+        pairs=[(f"{by_key[a]} / {by_key[b]}", f"{n:,}", share(n, atlas.total)) for a, b, n in atlas.pairs],
+        players=[(n, f"{t:,}", f"{a:,} ({share(a, t)})") for n, t, a in atlas.by_players],
+        agreeing=f"{atlas.agreeing:,} ({share(atlas.agreeing, atlas.total)})",
         heat=heat_map(atlas),
     )
 
 
 def atlas_report(atlas: Atlas, fmt: str, command: str | None = None) -> str:
     """The atlas in one format, stamped with ``command`` (default: ``loopcompare atlas`` with its rulesets)."""
-    from . import stamp
-
     made = stamp.of(command or stamp.command("loopcompare", "atlas", *stamp.ruleset_options(atlas.rulesets), "-f", fmt))
     if fmt == "json":
         return atlas_json(atlas, made)
     text = atlas_markdown(atlas) if fmt == "md" else atlas_html(atlas)
-    return _finish(stamp.stamped(text, fmt, made))
+    return document(text, fmt, made)
 
 
 def atlas_json(atlas: Atlas, made: Stamp | None = None) -> str:
     """The divergence atlas as JSON (``loopcompare/atlas/1``)."""
-    from . import atlas as atlases
-
     classes = []
     for i, (cls, comparison) in enumerate(zip(atlas.classes, atlas.example_comparisons), 1):
         results, *parts = cls.signature
@@ -638,4 +616,4 @@ def atlas_json(atlas: Atlas, made: Stamp | None = None) -> str:
     }
     if made is not None:
         doc["stamp"] = made.json()
-    return _json(doc)
+    return json_document(doc)

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from html import escape
 
-from loopcompare.rulesets import UNBOUNDED, Result, Ruleset
+from loopcompare.rulesets import Result, Ruleset
+from loopcompare.rulesets.citations import citation, md_escape
 from loopcompare.rulesets.history import period_in_words
 from loopcompare.rulesets.outcome import FIELD_LABELS, FIELDS_BY_NAME
-from loopcompare.rulesets.scenario import Limits, LoopFlags, OracleText, Ruling, Scenario, Step
+from loopcompare.rulesets.scenario import Limits, LoopFlags, OracleText, Ruling, Scenario
 
 from .compare import Comparison
 from .diagram import Diagram
 from .diagram import build as build_diagram
+from .wording import show, step_kind, step_words
 
 
 @dataclass(frozen=True)
@@ -149,39 +152,6 @@ class Report:
 # --- formatting plain values ----------------------------------------------------------------------
 
 
-def show(value: object, *, compact: bool = False) -> str:
-    """A value as report cells show it: numbers with thousands separators, none as a dash.
-
-    Powers of ten from 10^15 on are written 10^N (exactly); with ``compact``, other numbers that
-    large are rounded (≈1.23×10^99) so summary cells stay readable.  JSON always has every digit.
-    """
-    if value is None:
-        return "\u2014"
-    if value is UNBOUNDED or value == "unbounded":
-        return "unbounded"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return _number(value, compact)
-    if isinstance(value, dict):
-        return ", ".join(f"{k}: {show(v, compact=compact)}" for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return ", ".join(show(v, compact=compact) for v in value)
-    return str(value)
-
-
-def _number(value: int, compact: bool) -> str:
-    digits = str(abs(value))
-    sign = "\u2212" if value < 0 else ""
-    if len(digits) <= 15:
-        return f"{value:,}".replace("-", "\u2212")
-    if digits.rstrip("0") == "1":
-        return f"{sign}10^{len(digits) - 1}"
-    if compact:
-        return f"{sign}\u2248{digits[0]}.{digits[1:3]}\u00d710^{len(digits) - 1}"
-    return f"{value:,}".replace("-", "\u2212")
-
-
 def in_force(ruleset: Ruleset) -> str:
     """A ruleset's period in force, in words (an undated change as the interval the sources give)."""
     return period_in_words(ruleset)
@@ -201,7 +171,7 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
     sc = sf.scenario
     players = ", ".join(f"{p} (active)" if p == sc.active else p for p in sc.players)
     steps = tuple(
-        StepView(i + 1, s.by, s.does, _kind(s), _effect(s)) for i, s in enumerate(sc.steps)
+        StepView(i + 1, s.by, s.does, step_kind(s), step_words(s)) for i, s in enumerate(sc.steps)
     )
     state = tuple((k, show(sc.state[k])) for k in sorted(sc.state))
     intents = tuple(
@@ -226,39 +196,6 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
         rulings=sc.rulings,
         simplified=sc.simplified,
     )
-
-
-def _kind(step: Step) -> str:
-    parts = ["optional" if step.optional else "mandatory"]
-    parts += [name for name in ("choice", "hidden", "random", "conditional") if getattr(step, name)]
-    if not step.sustains:
-        parts.append("side benefit")
-    if step.turn:
-        parts.append(f"{step.turn}'s turn")
-    return ", ".join(parts)
-
-
-def _effect(step: Step) -> str:
-    parts = [f"requires {k} \u2265 {show(v)}" for k, v in step.requires.items()]
-    parts += [f"{k} \u00d7 {show(v)}" for k, v in step.mul.items()]
-    parts += [f"{k} = {show(v)}" for k, v in step.set.items()]
-    parts += [f"{k} {_sign(v)} {abs(v):,}" for k, v in step.add.items()]
-    if step.target is not None:
-        parts.append(f"target: {step.target.order} among {', '.join(step.target.among)}")
-    if step.times != 1:
-        parts.append(f"{step.times:,} times")
-    if step.alternative:
-        parts.append(f"or: {step.alternative}")
-    if step.ends_loop is not None:
-        chance = f" (chance {step.ends_loop.chance})" if step.ends_loop.chance is not None else ""
-        parts.append(f"may end the loop: {step.ends_loop.when}{chance}")
-    if step.unless:
-        parts.append(f"unless {step.unless.by} {step.unless.does}")
-    return "; ".join(parts) or "\u2014"
-
-
-def _sign(delta: int) -> str:
-    return "+" if delta >= 0 else "\u2212"
 
 
 def _loop(flags: LoopFlags) -> tuple[str, ...]:
@@ -365,10 +302,6 @@ def provenance(ruleset: Ruleset, keys: Iterable[str]) -> tuple[tuple[str, str], 
     """The documents the quoted rules come from, in order of first quote, each cited as markdown
     and as HTML, with links (:mod:`rulesets.citations`); a plugin's own text, which has no
     citation record, by the source line of its provenance header."""
-    from html import escape
-
-    from loopcompare.rulesets.citations import citation, md_escape
-
     found: dict[str, tuple[str, str]] = {}
     for key in keys:
         doc = ruleset.source_of(key)

@@ -24,22 +24,27 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
+from markupsafe import Markup
+
 from loopcompare.rulesets import history as rule_history
 
-from . import amendments
+from . import amendments, render
+from .catalogue import folder, names
 from .compare import Comparison
 from .controls import json_escaped
+from .loader import parse_bytes
+from .render import environment, finish, md
 from .report import build as build_report
 from .report import summary_cell
+from .timeline import build as build_timeline
 
 if TYPE_CHECKING:
-    from markupsafe import Markup
-
     from loopcompare.rulesets import Ruleset
 
     from .atlas import Atlas
@@ -74,20 +79,15 @@ class Loop:
 
 def loops(files: Sequence[tuple[ScenarioFile, bytes]], eras: Sequence[Ruleset]) -> list[Loop]:
     """Each scenario settled once under every era, sorted by title (then id)."""
-    from .timeline import build
-
-    out = [Loop(sf, raw, build(sf, eras)) for sf, raw in files]
+    out = [Loop(sf, raw, build_timeline(sf, eras)) for sf, raw in files]
     return sorted(out, key=lambda lp: (lp.title.casefold(), lp.id))
 
 
 def library_files() -> list[tuple[ScenarioFile, bytes]]:
     """Every file of the built-in library, with its bytes (the site offers them for download)."""
-    from .library import _folder, names
-    from .loader import parse_bytes
-
     out = []
     for name in names():
-        raw = _folder().joinpath(f"{name}.toml").read_bytes()
+        raw = folder().joinpath(f"{name}.toml").read_bytes()
         out.append((parse_bytes(raw, f"{name}.toml (built-in)", name, file=f"{name}.toml"), raw))
     return out
 
@@ -110,8 +110,6 @@ def _result(c: Comparison, key: str) -> str:
 
 def _fold(text: str) -> str:
     """Lower case, accents off, runs of space as one: what search compares."""
-    import unicodedata
-
     decomposed = unicodedata.normalize("NFKD", text.casefold())
     return " ".join("".join(ch for ch in decomposed if not unicodedata.combining(ch)).split())
 
@@ -138,14 +136,12 @@ def _era_anchor(key: str) -> str:
 
 class _Site:
     def __init__(self, lib: Sequence[Loop], eras: Sequence[Ruleset], history: amendments.History, mission_atlas: Atlas, base_url: str) -> None:
-        from .render import _environment
-
         self.lib = list(lib)
         self.eras = list(eras)
         self.history = history
         self.mission_atlas = mission_atlas
         self.base_url = base_url.rstrip("/") + "/" if base_url else ""
-        self.env = _environment()
+        self.env = environment()
         self.files: dict[str, str] = {}
         self.entries = [(line, e) for line in history.lines for e in line.entries]
         self.entry_anchors = {e.anchor for _, e in self.entries}
@@ -163,11 +159,9 @@ class _Site:
             nav=self.nav(root, timeline),
             **context,
         )
-        self.files[path] = _finish(text)
+        self.files[path] = finish(text)
 
     def nav(self, root: str, timeline: str = "") -> Markup:
-        from markupsafe import Markup
-
         return Markup(self.env.get_template("site/_nav.html.j2").render(root=root, timeline=timeline))
 
     def framed(self, path: str, page: str, timeline: str = "") -> None:
@@ -177,7 +171,7 @@ class _Site:
         head = f'<link rel="stylesheet" href="{root}site.css">\n</head>'
         page = page.replace("</head>", head, 1)
         page = page.replace("<body>\n", "<body>\n" + str(self.nav(root, timeline)), 1)
-        self.files[path] = _finish(page)
+        self.files[path] = finish(page)
 
     def era_changes(self, r: Ruleset) -> tuple[Ruleset | None, list[Loop]]:
         before = rule_history.predecessor(self.eras, r)
@@ -186,12 +180,10 @@ class _Site:
         return before, [lp for lp in self.lib if _differs(lp.comparison, before.key, r.key)]
 
     def build(self) -> dict[str, str]:
-        from . import render
-
         static = resources.files("loopcompare.comparator").joinpath("templates")
         css = static.joinpath("report.css").read_text(encoding="utf-8") + "\n" + static.joinpath("site", "site.css").read_text(encoding="utf-8")
-        self.files["site.css"] = _finish(css)
-        self.files["site.js"] = _finish(static.joinpath("site", "site.js").read_text(encoding="utf-8"))
+        self.files["site.css"] = finish(css)
+        self.files["site.js"] = finish(static.joinpath("site", "site.js").read_text(encoding="utf-8"))
         self.files["search-index.js"] = self.search_index()
         self.home()
         self.index()
@@ -355,12 +347,6 @@ class _Site:
         return "// The search index of the loopcompare site (built by 'loopcompare site'; one record a loop).\nwindow.LOOPCOMPARE_INDEX = " + body.replace("</", "<\\/") + ";\n"
 
 
-def _finish(text: str) -> str:
-    from .render import _finish as finish
-
-    return finish(text)
-
-
 def build(
     files: Sequence[tuple[ScenarioFile, bytes]],
     eras: Sequence[Ruleset],
@@ -382,8 +368,6 @@ def build(
 
 def readme(files: Mapping[str, str]) -> str:
     """``reports/README.md``: the gallery's entry page on GitHub, linking every report."""
-    from .render import md
-
     loops_ = sorted((name[: -len(".md")] for name in files if name.endswith(".md") and "/" not in name and name not in ("index.md", "atlas.md", "history.md", "README.md")))
     lines = [
         "# The loopcompare gallery",

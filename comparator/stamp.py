@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterable, Sequence
+from pathlib import PurePath
 from typing import TYPE_CHECKING
 
 from loopcompare.rulesets.citations import Stamp, stamp
+from loopcompare.rulesets.registry import registry
+
+from .catalogue import names
+from .loader import printable
 
 if TYPE_CHECKING:
     from loopcompare.rulesets import Ruleset
@@ -29,22 +34,14 @@ def command(*words: str) -> str:
 def path_word(argument: str) -> str:
     """A command's scenario argument as a report may show it: no folder (a report names no path),
     a built-in's file by the built-in's name (the same report either way)."""
-    from pathlib import PurePath
-
-    from .library import names
-
     if argument == "-":
         return argument
-    from .loader import printable
-
     name = printable(PurePath(argument).name)  # (undecodable bytes as \\xNN: a report is text)
     return name.removesuffix(".toml") if name.removesuffix(".toml") in names() and name.endswith(".toml") else name
 
 
 def scenario_argument(sf: ScenarioFile) -> str:
     """How a command names a scenario: a built-in by its name, a file by the path it was read from."""
-    from .library import names
-
     if sf.file == f"{sf.id}.toml" and sf.id in names():
         return sf.id
     return path_word(sf.file)
@@ -52,8 +49,6 @@ def scenario_argument(sf: ScenarioFile) -> str:
 
 def ruleset_options(rulesets: Sequence[Ruleset]) -> list[str]:
     """``-r KEY`` for each ruleset, or nothing for the four mission rulesets (the default)."""
-    from loopcompare.rulesets.registry import registry
-
     if tuple(r.key for r in rulesets) == tuple(r.key for r in registry().select([])):
         return []
     if tuple(r.key for r in rulesets) == registry().keys():

@@ -12,10 +12,13 @@ import io
 from contextlib import redirect_stdout
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import import_module, metadata
-from typing import Callable, Iterable, Sequence
+from importlib import import_module
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from .base import Ruleset
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 GROUP = "loopcompare.rulesets"
 
@@ -174,7 +177,7 @@ def build(entries: Iterable[tuple[str, Loader]]) -> Registry:
                 cls = loaded if problem is None and isinstance(loaded, type) and issubclass(loaded, Ruleset) else None
                 instance = None if cls is None else cls()
         except (Exception, SystemExit, KeyboardInterrupt) as exc:  # a broken plugin is reported, not fatal
-            problems.append(PluginProblem(name, f"failed to load: {_describe(exc)}{_moved(exc)}"))
+            problems.append(PluginProblem(name, f"failed to load: {describe(exc)}{_moved(exc)}"))
             continue
         finally:
             if captured.getvalue():
@@ -193,7 +196,7 @@ def build(entries: Iterable[tuple[str, Loader]]) -> Registry:
     return Registry(rulesets, problems, printed)
 
 
-def _describe(exc: BaseException) -> str:
+def describe(exc: BaseException) -> str:
     """An exception from a plugin in words: ``sys.exit`` is named as such."""
     if isinstance(exc, SystemExit):
         return f"it called sys.exit({exc.code!r}) while being imported"
@@ -210,6 +213,10 @@ def _builtin_loader(target: str) -> Loader:
 @lru_cache(maxsize=1)
 def registry() -> Registry:
     """Every ruleset registered in the ``loopcompare.rulesets`` group (built-ins included)."""
+    # Start-up: importlib.metadata costs about 30 ms, so it is imported when the registry is
+    # first built (a command that settles), never for --help or completion of a command's name.
+    from importlib import metadata
+
     points = sorted(metadata.entry_points(group=GROUP), key=lambda ep: (ep.name, ep.value))
     registered = {ep.value for ep in points}
     # Built-ins missing from the installed metadata (a bare source tree, an old install) still load.

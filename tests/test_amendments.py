@@ -16,7 +16,9 @@ import pytest
 
 from loopcompare.comparator import amendments
 from loopcompare.comparator import atlas as atlases
-from loopcompare.comparator.cli import _builtin_eras, _eras_atlas, gallery_files
+from loopcompare.comparator.build import builtin_eras as _builtin_eras
+from loopcompare.comparator.build import eras_atlas as _eras_atlas
+from loopcompare.comparator.build import gallery_files
 from loopcompare.comparator.compare import compare
 from loopcompare.comparator.report import show
 from loopcompare.rulesets import history as rule_history

@@ -7,7 +7,8 @@ import json
 import pytest
 
 from loopcompare.comparator import atlas as atlases
-from loopcompare.comparator.cli import _mission_atlas, render_atlas
+from loopcompare.comparator.build import mission_atlas as _mission_atlas
+from loopcompare.comparator.render import atlas_report as render_atlas
 from loopcompare.comparator.compare import compare
 from loopcompare.comparator.loader import parse_bytes
 from loopcompare.rulesets import registry

@@ -11,10 +11,11 @@ import pytest
 
 from loopcompare.comparator import atlas as atlases
 from loopcompare.comparator import charts
-from loopcompare.comparator.cli import _mission_atlas
+from loopcompare.comparator.build import mission_atlas as _mission_atlas
 from loopcompare.comparator.library import load_builtin
 from loopcompare.comparator.loader import parse_bytes
-from loopcompare.comparator.render import _share, heat_map
+from loopcompare.comparator.render import heat_map
+from loopcompare.comparator.render import share as _share
 from loopcompare.comparator.timeline import build
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.history import SHORTCUT_RULE_NUMBERS

@@ -290,8 +290,8 @@ def test_format_2_steps_draw_with_their_own_words():
     sf = parse_bytes(FORMAT_2.encode(), "f2.toml", "f2")
     d = diagram.build(compare(sf, []))
     first, drain, land, flip = d.steps
-    assert first.effect == "needs mana \u2265 2; tokens \u00d7 2; mana \u2212 2; 2 times an iteration"
-    assert drain.effect == "life \u2212 1; on Bob, Carol (rotate)" and "a side benefit" in land.kind
+    assert first.effect == "requires mana \u2265 2; tokens \u00d7 2; mana \u2212 2; 2 times"  # the report's words (comparator/wording.py)
+    assert drain.effect == "life \u2212 1; target: rotate among Bob, Carol" and "side benefit" in land.kind
     assert flip.exit == "may end the loop: Alice loses a flip (chance 1/2)"
     assert d.ends == "ends by itself when tokens \u2265 100: Alice has enough tokens"
     _check_inert(diagram.svg(d, "f2"))

@@ -297,9 +297,9 @@ def test_a_100000_deep_array_says_it_is_nested_too_deeply(tmp_path):
 @pytest.fixture
 def small_gallery(monkeypatch):
     """The gallery command with two files (the folder logic is what is tested here)."""
-    from loopcompare.comparator import cli
+    from loopcompare.comparator import api
 
-    monkeypatch.setattr(cli, "gallery_files", lambda **options: {"index.md": "# index\n", "timelines/flying.md": "# flying\n"})
+    monkeypatch.setattr(api, "gallery", lambda **options: {"index.md": "# index\n", "timelines/flying.md": "# flying\n"})
 
 
 def test_gallery_refuses_a_folder_that_is_not_a_gallery(tmp_path, small_gallery):
@@ -361,9 +361,9 @@ def _unwritable_folder(tmp_path: Path) -> Path:
 
 
 def test_atlas_examples_into_an_unwritable_folder_is_refused_before_computing(tmp_path, monkeypatch):
-    from loopcompare.comparator import cli
+    from loopcompare.comparator import api
 
-    monkeypatch.setattr(cli, "build_atlas", lambda *a, **k: pytest.fail("the atlas was computed"))
+    monkeypatch.setattr(api, "atlas", lambda *a, **k: pytest.fail("the atlas was computed"))
     folder = _unwritable_folder(tmp_path)
     result = invoke("atlas", "--examples", folder, "-j", "1")
     assert_clean_exit(result, 2)
@@ -371,9 +371,9 @@ def test_atlas_examples_into_an_unwritable_folder_is_refused_before_computing(tm
 
 
 def test_atlas_o_into_a_missing_folder_is_refused_before_computing(tmp_path, monkeypatch):
-    from loopcompare.comparator import cli
+    from loopcompare.comparator import api
 
-    monkeypatch.setattr(cli, "build_atlas", lambda *a, **k: pytest.fail("the atlas was computed"))
+    monkeypatch.setattr(api, "atlas", lambda *a, **k: pytest.fail("the atlas was computed"))
     result = invoke("atlas", "-o", tmp_path / "missing" / "atlas.md")
     assert_clean_exit(result, 2)
     assert "does not exist" in result.stderr

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from loopcompare.comparator.cli import gallery_files
+from loopcompare.comparator.build import gallery_files
 
 from conftest import ROOT
 

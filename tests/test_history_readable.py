@@ -20,8 +20,10 @@ import pytest
 from click.testing import CliRunner
 
 from loopcompare.comparator import amendments
-from loopcompare.comparator.cli import _builtin_eras, main
-from loopcompare.comparator.render import _share, permalinks
+from loopcompare.comparator.build import builtin_eras as _builtin_eras
+from loopcompare.comparator.cli import main
+from loopcompare.comparator.render import permalinks
+from loopcompare.comparator.render import share as _share
 from loopcompare.comparator.render import md as md_escape
 from loopcompare.rulesets import history as rule_history
 
@@ -102,7 +104,7 @@ def test_each_class_is_drawn_beside_its_row_with_the_legend_once_and_no_empty_dr
 
 def test_a_class_with_no_cut_point_is_not_drawn():
     # not vacuous: some smallest examples are cut by neither era (a draw against no shortcut)
-    from loopcompare.comparator.cli import _eras_atlas
+    from loopcompare.comparator.build import eras_atlas as _eras_atlas
 
     report = amendments.build(_builtin_eras(), _eras_atlas())
     undrawn = [c for line in report.lines for e in line.entries for c in e.classes if not amendments.drawn(c.example)]
@@ -132,7 +134,7 @@ def _chromium():
 def test_the_table_at_the_head_prints_on_two_pages(tmp_path):
     # measured as the pictures are: headless Chromium prints the page of the gallery's history cut
     # after its table (the table alone, with the page's styles) to PDF, and its pages are counted
-    from loopcompare.comparator.cli import _eras_atlas
+    from loopcompare.comparator.build import eras_atlas as _eras_atlas
 
     html = amendments.render(amendments.build(_builtin_eras(), _eras_atlas()), "html")
     start = html.index('<nav aria-labelledby="at-a-glance"')

@@ -33,7 +33,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from loopcompare.comparator import cli
+from loopcompare.comparator import build, cli
 from loopcompare.comparator import site as sites
 from loopcompare.comparator.loader import parse_bytes
 
@@ -88,8 +88,8 @@ def _files():
 
 
 def _build() -> dict[str, str]:
-    eras = cli._builtin_eras()
-    return sites.build(_files(), eras, cli._eras_atlas(), cli._mission_atlas())
+    eras = build.builtin_eras()
+    return sites.build(_files(), eras, build.eras_atlas(), build.mission_atlas())
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +117,7 @@ def test_the_site_has_a_page_for_every_loop_era_and_amendment(built):
     ids = [sf.id for sf, _ in _files()]
     for i in ids:
         assert f"loops/{i}.html" in built and f"loops/{i}.toml" in built and f"timelines/{i}.html" in built
-    for r in cli._builtin_eras():
+    for r in build.builtin_eras():
         assert f"eras/{r.key}.html" in built
     for page in ("index.html", "loops.html", "search.html", "history.html", "atlas.html", "site.css", "site.js", "search-index.js"):
         assert page in built
@@ -146,7 +146,7 @@ def test_a_loop_page_has_what_a_reader_needs(built):
         assert needed in page, needed
     # The outcome under every era, the differing rows marked.
     flying = built["loops/flying.html"]
-    for r in cli._builtin_eras():
+    for r in build.builtin_eras():
         assert f'<th scope="col">{html.escape(r.name)}</th>' in flying, r.name
     assert 'class="differs"' in flying and "\u2260" in flying
 
@@ -266,7 +266,7 @@ def test_the_command_writes_the_same_site_in_a_fresh_process(built, tmp_path):
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     result = subprocess.run([sys.executable, "-m", "loopcompare", "site", str(out)], capture_output=True, text=True, env=env, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
-    expected = sites.build(sites.library_files(), cli._builtin_eras(), cli._eras_atlas(), cli._mission_atlas())
+    expected = sites.build(sites.library_files(), build.builtin_eras(), build.eras_atlas(), build.mission_atlas())
     written = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file() and p.name != cli.SITE_MARKER}
     assert written.keys() == expected.keys()
     assert [k for k in expected if written[k] != expected[k]] == []
@@ -492,7 +492,7 @@ def test_a_loop_page_prints_in_a_few_pages(site, browse, tmp_path):
 
 def test_the_gallery_readme_links_every_report():
     # reports/README.md is what GitHub shows for the folder: every report and timeline linked.
-    files = cli.gallery_files()
+    files = build.gallery_files()
     readme = files["README.md"]
     linked = set(re.findall(r"\]\(([^)]+)\)", readme))
     wanted = {name for name in files if name.endswith(".md") and name != "README.md"}  # GitHub renders markdown
