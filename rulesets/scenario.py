@@ -21,6 +21,7 @@ from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Union
 
+from .linear import Amount
 
 if TYPE_CHECKING:
     from .dynamics import Dynamics, Elimination, Event, Run
@@ -104,6 +105,9 @@ class Step:
     """An event at this step that can end the loop (by chance or hidden information)."""
     turn: str = ""
     """Whose turn this step happens in; empty: the previous step's (the first step: the active player)."""
+    amounts: "Mapping[str, Amount]" = field(default_factory=dict)
+    """Format 3 (FORMAT item 28): amounts added that read other values (``add = { mana = "power" }``),
+    evaluated at the start of each application; ``add`` keeps the constant ones."""
 
 
 @dataclass(frozen=True)
