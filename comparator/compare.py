@@ -311,8 +311,9 @@ def _number(value: Any, *, negative: bool = False) -> bool:
     """A count or a state integer as the built-in rulesets give them: an int a report can print,
     UNBOUNDED, or an exact huge value (:class:`loopcompare.rulesets.bignum.Huge`)."""
     from loopcompare.rulesets.bignum import Huge
+    from loopcompare.rulesets.linear import HugeSum
 
-    if value is UNBOUNDED or isinstance(value, Huge):
+    if value is UNBOUNDED or isinstance(value, (Huge, HugeSum)):
         return True
     return type(value) is int and (negative or value >= 0) and abs(value) < _PRINTABLE_INT
 

@@ -119,6 +119,7 @@ def _effect(step: Step) -> str:
     parts += [f"{k} \u00d7 {show(v)}" for k, v in getattr(step, "mul", {}).items()]
     parts += [f"{k} = {show(v)}" for k, v in getattr(step, "set", {}).items()]
     parts += [f"{k} {'+' if v >= 0 else MINUS} {show(abs(v))}" for k, v in getattr(step, "add", {}).items()]
+    parts += [f"{k} + ({v})" for k, v in getattr(step, "amounts", {}).items()]  # format 3: read from other values
     target = getattr(step, "target", None)
     if target is not None:
         parts.append(f"on {', '.join(target.among)} ({target.order})")

@@ -481,7 +481,7 @@ class _Parser:
         value = doc["format"]
         if type(value) is not int or value not in (1, 2, 3):
             self.record("'format'", f"unsupported format ({_kind(value)}); 1, 2 and 3 are the versions")
-            return value if value in (2, 3) else 1
+            return int(value) if value in (2, 3) and not isinstance(value, bool) else 1
         return value
 
     def header(self, doc: Mapping[str, Any]) -> tuple[str, str, str, tuple[str, ...]]:
@@ -1251,6 +1251,8 @@ def _step_document(step: Step) -> dict[str, Any]:
     for name in ("set", "add", "mul", "requires"):
         if getattr(step, name):
             raw[name] = dict(getattr(step, name))
+    if step.amounts:  # format 3 string amounts (FORMAT item 28), written back in the grammar
+        raw["add"] = {**raw.get("add", {}), **{k: str(v) for k, v in step.amounts.items()}}
     if step.times != 1:
         raw["times"] = step.times
     if step.target is not None:

@@ -243,6 +243,7 @@ def _effect(step: Step) -> str:
     parts += [f"{k} \u00d7 {show(v)}" for k, v in step.mul.items()]
     parts += [f"{k} = {show(v)}" for k, v in step.set.items()]
     parts += [f"{k} {_sign(v)} {abs(v):,}" for k, v in step.add.items()]
+    parts += [f"{k} + ({v})" for k, v in step.amounts.items()]  # format 3: an amount read from other values
     if step.target is not None:
         parts.append(f"target: {step.target.order} among {', '.join(step.target.among)}")
     if step.times != 1:

@@ -753,9 +753,13 @@ def _check(f: AffineMap, state: Sequence[int], fn: Functional) -> tuple[int, ...
 
 def value_at(f: AffineMap, state: Sequence[int], fn: Functional, n: int) -> Value:
     """``fn(f^n(state))``, exact, for any ``n >= 0`` (a googol and beyond where the result can be written)."""
-    state = _check(f, state, fn)
     if n < 0:
         raise ValueError("a negative number of iterations")
+    return _value_at(f, _check(f, state, fn), fn, n)
+
+
+@lru_cache(maxsize=2048)
+def _value_at(f: AffineMap, state: tuple[int, ...], fn: Functional, n: int) -> Value:
     ser = _series(f, state, fn)
     if n < len(ser.terms):
         return _small(ser.terms[n])
@@ -865,7 +869,11 @@ def state_at(f: AffineMap, state: Sequence[int], n: int) -> dict[str, Value]:
 def first_reach(f: AffineMap, state: Sequence[int], fn: Functional, bound: int, at_most: bool, start: int = 0) -> int | None:
     """The smallest ``n >= start`` with ``fn(f^n(state)) <= bound`` (``at_most``) or ``>= bound``;
     None if there is none.  Raises :class:`NotMonotone` where that can't be settled exactly."""
-    state = _check(f, state, fn)
+    return _first_reach(f, _check(f, state, fn), fn, bound, at_most, start)
+
+
+@lru_cache(maxsize=2048)
+def _first_reach(f: AffineMap, state: tuple[int, ...], fn: Functional, bound: int, at_most: bool, start: int) -> int | None:
     ser = _series(f, state, fn)
 
     def ok(v: int) -> bool:

@@ -8,6 +8,7 @@ from fractions import Fraction
 from typing import Mapping, Union
 
 from .bignum import Huge
+from .linear import HugeSum
 from .scenario import UNBOUNDED, Count, Unbounded, Value
 
 
@@ -201,7 +202,7 @@ def plain(value: object) -> Plain:
         return value.value
     if isinstance(value, StoppedBy):
         return value.value
-    if isinstance(value, Huge):
+    if isinstance(value, (Huge, HugeSum)):
         return value.plain()
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
