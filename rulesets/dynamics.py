@@ -292,11 +292,11 @@ class _Trace:
     joint: JointTrace | None = None
     """With format 3 amounts (FORMAT item 28): the joint maps of the block (:mod:`.joint`)."""
 
-    def apply(self, comp: Component, f: Affine, position: int) -> None:
+    def apply(self, comp: Component, f: Affine, position: int, clamped: bool = False) -> None:
         self.maps.setdefault(comp, []).append(f)
         self.positions.setdefault(comp, []).append(position)
         if self.joint is not None:
-            self.joint.apply(comp, f.m, f.a)
+            self.joint.apply(comp, f.a if clamped else None)
 
     def guard(self, comp: Component, extra: Affine, bound: int, at_most: bool, outcome: bool, unclamped: bool = False) -> None:
         """A check of ``extra(value of comp now)`` against a bound, with the outcome it had
@@ -509,7 +509,7 @@ class Dynamics:
                             y, g = limit.max, Affine(0, limit.max)
                 st.values[comp] = y
                 if trace is not None:
-                    trace.apply(comp, g, st.position)
+                    trace.apply(comp, g, st.position, clamped=g is not f)
                 touched.append(comp)
         if targets is None and step.target is not None and step.target.order == "rotate":
             self._targets(j, st, advance=True)  # the pointer moves even when no per-player value changes

@@ -143,14 +143,14 @@ class JointTrace:
         self._commit()
         self.at_position[position] = self.prefix
 
-    def apply(self, comp: Component, m: int, a: Any) -> None:
-        """``comp`` took its new value in this application: an assignment (``m = 0``: a set or a
-        clamp) or the step's own effect."""
+    def apply(self, comp: Component, clamp: Any) -> None:
+        """``comp`` took its new value in this application: the step's own effect, or (``clamp``
+        not None) the floor or ceiling it was clamped to."""
         i = self.joint.index.get(comp)
         if i is None:
             return
-        if m == 0:
-            self.pending[i] = ((0,) * len(self.joint.components), int(a))
+        if clamp is not None:
+            self.pending[i] = ((0,) * len(self.joint.components), int(clamp))
         else:
             self.pending[i] = self.joint.row(self.step, comp, comp if isinstance(comp, str) else comp[0])
 
