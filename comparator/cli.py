@@ -395,7 +395,7 @@ def timeout_option(command: Decorated) -> Decorated:
 
 def _compared(run: Callable[[ScenarioFile, Sequence[Ruleset]], Comparison], sf: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
     """``run(sf, rulesets)`` within ``--timeout`` (a refusal naming the file when it passes)."""
-    from loopcompare.rulesets.joint import AmountLimit
+    from .loader import ScenarioError
 
     seconds = click.get_current_context().meta.get("loopcompare.timeout")
     try:
@@ -403,8 +403,8 @@ def _compared(run: Callable[[ScenarioFile, Sequence[Ruleset]], Comparison], sf: 
             return run(sf, rulesets)
     except DeadlinePassed:
         raise InputError(f"{sf.file}: settling took more than {seconds:g} s (--timeout); nothing was written") from None
-    except AmountLimit as exc:  # FORMAT items 28 and 31: an engine limit is exit 2, naming the step and key
-        raise InputError(f"{sf.file}: {exc.where}: {exc.message}") from None
+    except ScenarioError as exc:  # an engine limit of FORMAT items 28-30: exit 2, naming the file, step and key
+        raise InputError(str(exc)) from None
 
 
 def plugin_timeout_option(command: Decorated) -> Decorated:

@@ -168,7 +168,15 @@ def trusted(ruleset: Ruleset) -> bool:
 
 def _settle(ruleset: Ruleset, scenario: ScenarioFile) -> Outcome:
     if trusted(ruleset):
-        return ruleset.settle(scenario.scenario)
+        from loopcompare.rulesets.joint import AmountLimit
+
+        try:
+            return ruleset.settle(scenario.scenario)
+        except AmountLimit as exc:
+            # FORMAT items 28 and 31: an engine limit is bad input (exit 2), naming the file, step and key.
+            from .loader import ScenarioError
+
+            raise ScenarioError(scenario.file, exc.where, exc.message) from None
     return _settle_plugin(ruleset, scenario)
 
 
