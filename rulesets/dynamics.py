@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Iterable, Mapping, Sequence, Union
 
-from .bignum import Huge, TooLarge, compare, power_value
 from .joint import Joint, JointTrace
 from .joint import info as _joint_info
+from .bignum import Huge, TooLarge, compare, power_value
 from .scenario import UNBOUNDED, Count, CutPoint, End, Goal, Scenario, Step, Unbounded, set_owners
 
 if TYPE_CHECKING:

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Union
 
-from .bignum import Huge
 from .linear import HugeSum
+from .bignum import Huge
 from .scenario import UNBOUNDED, Count, Unbounded, Value
 
 
