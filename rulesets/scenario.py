@@ -17,11 +17,11 @@ import copy
 import dataclasses
 import enum
 from dataclasses import dataclass, field
+from .linear import Amount
 from fractions import Fraction
 from functools import cached_property
 from typing import TYPE_CHECKING, Iterable, Iterator, Mapping, Union
 
-from .linear import Amount
 
 if TYPE_CHECKING:
     from .dynamics import Dynamics, Elimination, Event, Run
