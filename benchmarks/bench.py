@@ -5,7 +5,9 @@ Prints:
 * resolutions per second per ruleset over a few thousand generated scenarios (format 1, format 2,
   and format 2's independent sets under the eras that run each set its own number of times);
 * the cost of settling an intent of 10^6 against one of 10^100, and of 3 (the ratios should be
-  about 1: outcomes are computed in closed form, never iteration by iteration);
+  about 1: outcomes are computed in closed form, never iteration by iteration), for a doubling
+  loop, a token loop and a format 3 loop whose amounts read other values (Selvala and Umbral
+  Mantle: a googol of iterations within 1.1x of three);
 * the CLI's start-up time against ``python -c pass``;
 * the atlas's size, time and throughput, on one process and on two, for each space;
 * the time to render the whole gallery;
@@ -172,6 +174,24 @@ def token_loop(number: int):
     return parse_document(doc, "tokens.toml", "tokens").scenario
 
 
+def selvala_loop(number: int):
+    """The library's Selvala and Umbral Mantle (format 3: the mana is her power, a quadratic) with
+    a count for Alice instead of her goal."""
+    import copy
+    import tomllib
+    from importlib import resources
+
+    if not _SELVALA:
+        text = resources.files("loopcompare.comparator").joinpath("library", "selvala-heart-of-the-wilds-umbral-mantle.toml").read_text(encoding="utf-8")
+        _SELVALA.append(tomllib.loads(text))
+    doc = copy.deepcopy(_SELVALA[0])
+    doc["intent"]["Alice"] = number if number < 10**18 else f"10^{len(str(number)) - 1}"
+    return parse_document(doc, "selvala.toml", "selvala").scenario
+
+
+_SELVALA: list = []
+
+
 def _cpu_seconds() -> float:
     """User + system CPU time of this process and its finished children (the atlas's workers)."""
     import resource
@@ -243,6 +263,17 @@ def main() -> None:
             return [r.settle(scenario) for r in registry().rulesets]
 
         elapsed = best_of(lambda: [settle_fresh() for _ in range(50)]) / 50
+        base = base or elapsed
+        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
+
+    print("\nsettling Selvala and Umbral Mantle (format 3 amounts, all rulesets), by the size of the intent (goal: a googol within 1.1x of 3):")
+    base = None
+    for label, number in (("3", 3), ("10^6", 10**6), ("10^100", 10**100)):
+        def settle_selvala():
+            scenario = selvala_loop(number)
+            return [r.settle(scenario) for r in registry().rulesets]
+
+        elapsed = best_of(lambda: [settle_selvala() for _ in range(50)], repeat=9) / 50
         base = base or elapsed
         print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
 

@@ -17,6 +17,7 @@ from typing import Any, Iterator, Mapping, Sequence, TextIO
 
 from loopcompare.rulesets import COMPARED_FIELDS, UNBOUNDED, Outcome, Result, Ruleset, Scenario, bignum
 from loopcompare.rulesets.bignum import Huge
+from loopcompare.rulesets.linear import HugeSum
 from loopcompare.rulesets.outcome import Elimination, StoppedBy
 from loopcompare.rulesets.registry import BUILTIN, registry
 from loopcompare.rulesets.values import Unsettleable
@@ -330,7 +331,7 @@ _PRINTABLE_INT = 10**4000
 def _number(value: Any, *, negative: bool = False) -> bool:
     """A count or a state integer as the built-in rulesets give them: an int a report can print,
     UNBOUNDED, or an exact huge value (:class:`loopcompare.rulesets.bignum.Huge`)."""
-    if value is UNBOUNDED or isinstance(value, Huge):
+    if value is UNBOUNDED or isinstance(value, (Huge, HugeSum)):
         return True
     return type(value) is int and (negative or value >= 0) and abs(value) < _PRINTABLE_INT
 

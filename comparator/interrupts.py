@@ -31,6 +31,14 @@ class Interruptible(click.Group):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
+        except ValueError as exc:
+            from .loader import ScenarioError  # (here, not at start-up: the loader is not needed for --help)
+
+            if not isinstance(exc, ScenarioError):
+                raise
+            # A file the engine can't settle, found while settling (FORMAT items 28-31): bad input, exit 2.
+            click.echo(f"Error: {exc}", err=True)
+            raise click.exceptions.Exit(2) from None
         except KeyboardInterrupt:
             click.echo("\ninterrupted", err=True)
             raise click.exceptions.Exit(INTERRUPTED) from None

@@ -32,6 +32,7 @@ from loopcompare.rulesets import (
 )
 from loopcompare.rulesets.outcome import EXPECT_KEYS_FORMAT_1, EXPECT_KEYS_FORMAT_2, Result
 from loopcompare.rulesets.registry import UnknownRuleset, registry
+from loopcompare.rulesets.linear import Amount, AmountError, parse_amount
 from loopcompare.rulesets.scenario import Card, End, EndsLoop, Goal, Limits, Target
 
 from . import metadata
@@ -725,6 +726,8 @@ class Parser:
         target = self.target(table["target"], players, where) if "target" in table else None
         assigns = self.effects(table.get("set", {}), state, where, "set", target)
         adds = self.effects(table.get("add", {}), state, where, "add", target)
+        amounts = {k: v for k, v in adds.items() if isinstance(v, Amount)}
+        adds = {k: v for k, v in adds.items() if not isinstance(v, Amount)}
         muls = self.effects(table.get("mul", {}), state, where, "mul", target)
         requires = self.requirements(table.get("requires", {}), state, where)
         times = 1
@@ -746,7 +749,7 @@ class Parser:
         turn = self.player(table["turn"], players, _at(where, "turn")) if "turn" in table else ""
         step = Step(
             by=by, does=does, set=assigns, add=adds, unless=unless, mul=muls, requires=requires, times=times,
-            target=target, alternative=alternative, ends_loop=ends_loop, turn=turn, **flags,
+            target=target, alternative=alternative, ends_loop=ends_loop, turn=turn, amounts=amounts, **flags,
         )
         self.step_sense(step, where)
         return step
@@ -876,7 +879,7 @@ class Parser:
 
     def effects(self, raw: Any, state: Mapping[str, Any], section: str, name: str, target: Target | None) -> dict[str, Any]:
         table = self.table(raw, _at(section, name))
-        out = {}
+        out: dict[str, Any] = {}
         for key, value in table.items():
             here = _at(section, f"{name}.{key}")
             if key not in state:
@@ -889,6 +892,9 @@ class Parser:
                 missing = [p for p in target.among if p not in current]
                 if missing:
                     self.fail(_at(section, "target.among"), f"{', '.join(missing)} can be targeted but has no entry in [state] {key}")
+            if name == "add" and isinstance(value, str) and _BIG.match(value) is None and not is_bool:
+                out[key] = self.amount(value, state, here)
+                continue
             if name in ("add", "mul"):
                 if is_bool:
                     self.fail(here, f"{key!r} is a boolean; only integers can be {'added to' if name == 'add' else 'multiplied'}")
@@ -905,6 +911,16 @@ class Parser:
                     self.fail(here, f"{key!r} is declared as {kind}; expected {wanted}, got {_kind(value)}")
                 out[key] = value if isinstance(value, bool) else self.integer(value, here)
         return out
+
+    def amount(self, value: str, state: Mapping[str, Any], where: str) -> Amount:
+        """A string amount in ``add`` (FORMAT item 28): format 3, over the file's plain integers."""
+        if self.format < 3:
+            self.fail(where, f"a string amount ({_kind(value)}) is format 3: add 'format = 3' at the top of the file")
+        plain = [k for k, v in state.items() if not isinstance(v, (bool, dict))]
+        try:
+            return parse_amount(value, plain)
+        except AmountError as exc:
+            self.fail(where, f"the amount {value[:60]!r}{'...' if len(value) > 60 else ''} {exc}")
 
     def requirements(self, raw: Any, state: Mapping[str, Any], where: str) -> dict[str, Any]:
         table = self.table(raw, _at(where, "requires"))
@@ -1536,6 +1552,8 @@ def _step_document(step: Step) -> dict[str, Any]:
     for name in ("set", "add", "mul", "requires"):
         if getattr(step, name):
             raw[name] = dict(getattr(step, name))
+    if step.amounts:  # format 3 string amounts (FORMAT item 28), written back in the grammar
+        raw["add"] = {**raw.get("add", {}), **{k: str(v) for k, v in step.amounts.items()}}
     if step.times != 1:
         raw["times"] = step.times
     if step.target is not None:

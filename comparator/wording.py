@@ -7,6 +7,8 @@ table of steps and the boxes of the diagram never word the same step two ways.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from loopcompare.rulesets import UNBOUNDED
 from loopcompare.rulesets.scenario import Step
 
@@ -60,6 +62,8 @@ def step_kind(step: Step) -> str:
         parts.append("side benefit")
     if step.turn:
         parts.append(f"{step.turn}'s turn")
+    if not step.priority:
+        parts.append("no priority after it")
     return ", ".join(parts)
 
 
@@ -69,6 +73,7 @@ def step_effect(step: Step) -> str:
     parts += [f"{k} \u00d7 {show(v)}" for k, v in step.mul.items()]
     parts += [f"{k} = {show(v)}" for k, v in step.set.items()]
     parts += [f"{k} {sign(v)} {abs(v):,}" for k, v in step.add.items()]
+    parts += [f"{k} + ({v})" for k, v in step.amounts.items()]  # format 3: an amount read from other values
     if step.target is not None:
         parts.append(f"target: {step.target.order} among {', '.join(step.target.among)}")
     if step.times != 1:
@@ -85,8 +90,17 @@ def step_exits(step: Step) -> str:
     if step.ends_loop is not None:
         chance = f" (chance {step.ends_loop.chance})" if step.ends_loop.chance is not None else ""
         parts.append(f"may end the loop: {step.ends_loop.when}{chance}")
-    if step.unless:
-        parts.append(f"unless {step.unless.by} {step.unless.does}")
+    unless = step.unless
+    if unless:
+        payer = "each target" if unless.by == "target" else unless.by
+        if unless.breaks:
+            resolves = f" (then {unless.still_resolves} more step{'s' if unless.still_resolves != 1 else ''} still resolve{'s' if unless.still_resolves == 1 else ''})" if unless.still_resolves else ""
+            parts.append(f"unless {payer} {unless.does}{resolves}")
+        else:
+            costs = " or ".join(", ".join(f"{k} {sign(v)} {abs(v):,}" for k, v in cost.items()) for cost in unless.costs) or "nothing"
+            pays = unless.pays if not isinstance(unless.pays, Mapping) else ", ".join(f"{p} {v}" for p, v in unless.pays.items())
+            who = "" if pays == "always" else (" never" if pays == "never" else f" ({pays})" if isinstance(unless.pays, Mapping) else f" the first {pays} times")
+            parts.append(f"unless {payer} {unless.does} (a payment: {costs}; pays{who or ' whenever able'}; the loop goes on)")
     return "; ".join(parts)
 
 

@@ -30,6 +30,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence, Union
 
+from .joint import AmountLimit, Joint, JointTrace
+from .joint import info as _joint_info
 from .bignum import Huge, TooLarge, compare, power_value
 from .outcome import StateValue
 from .scenario import End, Goal, Scenario, Step, set_owners
@@ -300,14 +302,21 @@ class _Trace:
     guards: list[Guard] = field(default_factory=list)
     positions: dict[Component, list[int]] = field(default_factory=dict)
     """For each component, the position (step) at which each of its maps was applied."""
+    joint: JointTrace | None = None
+    """With format 3 amounts (FORMAT item 28): the joint maps of the block (:mod:`.joint`)."""
 
-    def apply(self, comp: Component, f: Affine, position: int) -> None:
+    def apply(self, comp: Component, f: Affine, position: int, clamped: bool = False) -> None:
         self.maps.setdefault(comp, []).append(f)
         self.positions.setdefault(comp, []).append(position)
+        if self.joint is not None:
+            self.joint.apply(comp, f.a if clamped else None)
 
-    def guard(self, comp: Component, extra: Affine, bound: int, at_most: bool, outcome: bool) -> None:
-        """A check of ``extra(value of comp now)`` against a bound, with the outcome it had."""
+    def guard(self, comp: Component, extra: Affine, bound: int, at_most: bool, outcome: bool, unclamped: bool = False) -> None:
+        """A check of ``extra(value of comp now)`` against a bound, with the outcome it had
+        (``unclamped``: a floor or ceiling checked on the step's effect before its clamp)."""
         self.guards.append((comp, len(self.maps.get(comp, ())), extra, bound, at_most, outcome))
+        if self.joint is not None:
+            self.joint.guard(comp, unclamped, bound, at_most, outcome)
 
 
 class Dynamics:
@@ -329,6 +338,8 @@ class Dynamics:
         self.turn_order = order[i:] + order[:i]
         self.turns = self._turns()
         self._maps = [self._step_maps(s) for s in self.steps]
+        #: Format 3 amounts couple the values: the blocks then follow their joint map (:mod:`.joint`).
+        self.joint = self._joint()
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
         self.owners = set_owners(self.steps)
         self._runs: dict[tuple[Count, Goal | None, tuple[tuple[int, str], ...]], Run] = {}
@@ -343,9 +354,24 @@ class Dynamics:
             out.append(current)
         return tuple(out)
 
+    def _joint(self) -> Joint | None:
+        """The coupled values of a loop whose steps add amounts (FORMAT item 28), or None."""
+        first = next(((j, name) for j, s in enumerate(self.steps) for name in s.amounts), None)
+        if first is None:
+            return None
+        if any(s.unless is not None and not s.unless.breaks for s in self.steps) or any(e.instead is not None for e in self.ends):
+            raise AmountLimit(
+                f"step {first[0] + 1} add.{first[1]}",
+                "amounts that read other values, together with payments ('breaks = false') or a replaced end "
+                "('instead'), are not settled in closed form by this version",
+            )
+        comps = [c for c, v in self.initial().values.items() if not isinstance(v, bool)]
+        return Joint(comps, [_joint_info(s) for s in self.steps], f"step {first[0] + 1} add.{first[1]}")
+
     def _step_maps(self, step: Step) -> dict[str, Affine]:
-        """Each value's map for one application of ``step`` (mul, add, set: FORMAT item 2)."""
-        names = set(step.mul) | set(step.add) | set(step.set)
+        """Each value's map for one application of ``step`` (mul, add, set: FORMAT item 2); an
+        amount (format 3) is added when the step is applied, on the values of that moment."""
+        names = set(step.mul) | set(step.add) | set(step.set) | set(step.amounts)
         out = {}
         for name in names:
             f = Affine(step.mul.get(name, 1), 0)
@@ -459,6 +485,8 @@ class Dynamics:
                     return event
                 left = event
             st.position += 1
+            if trace is not None and trace.joint is not None:
+                trace.joint.mark(st.position)
             if left is not None:
                 return left
             if goal is not None and st.position % self.size == 0:
@@ -472,6 +500,8 @@ class Dynamics:
 
     def _apply(self, st: _State, j: int, app: int, trace: _Trace | None) -> Event | None:
         step = self.steps[j]
+        if trace is not None and trace.joint is not None:
+            trace.joint.begin(j)
         # 1. requirements (plain values, >=), before the application
         for name, need in step.requires.items():
             ok = holds(st.values[name], need, at_most=False)
@@ -483,6 +513,13 @@ class Dynamics:
                     return None  # a side benefit that can't be paid is skipped (FORMAT item 7)
                 kind = "forced" if step.optional else "requirement"
                 return Event(kind, st.position, what, step.by, j, app, step.times, self.state_of(st.values))
+        # the maps of this application: amounts read the values at its start (FORMAT item 28)
+        maps = self._maps[j]
+        if step.amounts:
+            # FORMAT item 28: every amount on the values at the start of the application
+            assert self.joint is not None
+            maps = {name: f if name in step.set or name not in step.amounts else f.then(Affine(1, self.joint.evaluate(step.amounts[name], st.values)))
+                    for name, f in maps.items()}
         touched: list[Component] = []
         targets = self._targets(j, st, advance=True) if step.target is not None else None
         # 2. payments that don't end the loop (FORMAT item 25): each payer decides, and a payment
@@ -494,7 +531,6 @@ class Dynamics:
                 return self._check_ends(st, j, app, touched, trace)
             spared = frozenset(paid)
         # 3. mul, add, set; 4. clamp
-        maps = self._maps[j]
         for name, f in maps.items():
             if name in self.per_player:
                 comps: list[Component] = [(name, p) for p in (targets or ()) if p not in spared]
@@ -509,18 +545,18 @@ class Dynamics:
                     if limit.min is not None:
                         below = holds(y, limit.min - 1, True)
                         if trace is not None:
-                            trace.guard(comp, f, limit.min - 1, True, below)
+                            trace.guard(comp, f, limit.min - 1, True, below, unclamped=True)
                         if below:
                             y, g = limit.min, Affine(0, limit.min)
                     if limit.max is not None and g is f:
                         above = holds(y, limit.max + 1, False)
                         if trace is not None:
-                            trace.guard(comp, f, limit.max + 1, False, above)
+                            trace.guard(comp, f, limit.max + 1, False, above, unclamped=True)
                         if above:
                             y, g = limit.max, Affine(0, limit.max)
                 st.values[comp] = y
                 if trace is not None:
-                    trace.apply(comp, g, st.position)
+                    trace.apply(comp, g, st.position, clamped=g is not f)
                 touched.append(comp)
         # 5. ends, in file order, on what changed
         return self._check_ends(st, j, app, touched, trace)
@@ -766,7 +802,9 @@ class Dynamics:
         run = self.natural
         if not run.forever or run.regime is None:
             return 0
-        start, _, maps, _, _ = run.regime
+        start, _, maps, trace, _ = run.regime
+        if trace.joint is not None and comp in trace.joint.index:
+            return trace.joint.drift(comp)
         f = maps.get(comp, IDENTITY)
         x = start.values[comp]
         if f.m == 0 or f.identity or x is UNBOUNDED or isinstance(x, bool):
@@ -852,7 +890,7 @@ class Dynamics:
             if budget < 0:
                 raise _too_irregular()
             start = st.copy()
-            trace = _Trace()
+            trace = _Trace(joint=self.joint.trace() if self.joint is not None else None)
             event = self._play(st, start.position + block_len, trace, goal)
             if event is not None:
                 eliminations += self._take()
@@ -866,7 +904,9 @@ class Dynamics:
             prefixes = {comp: _prefixes(fs) for comp, fs in trace.maps.items()}
             maps = {comp: p[-1] for comp, p in prefixes.items()}
             flip: int | None = None
-            for comp, index, extra, bound, at_most, outcome in trace.guards:
+            if trace.joint is not None:
+                flip = trace.joint.flip(start.values)  # amounts couple the values (FORMAT item 28)
+            for comp, index, extra, bound, at_most, outcome in [] if trace.joint is not None else trace.guards:
                 f = maps.get(comp, IDENTITY)
                 q = (prefixes[comp][index] if comp in prefixes else IDENTITY).then(extra)
                 # the first block whose check comes out the other way
@@ -892,8 +932,11 @@ class Dynamics:
                 if flip == 1 and length_index + 1 < len(_BLOCK_LENGTHS):
                     length_index += 1
                 continue  # st is already at the start of block 1
+            values = {comp: (power(maps[comp], target, v) if comp in maps else v) for comp, v in start.values.items()}
+            if trace.joint is not None:
+                values.update(trace.joint.values_after(start.values, target))
             st = _State(
-                {comp: (power(maps[comp], target, v) if comp in maps else v) for comp, v in start.values.items()},
+                values,
                 dict(st.pointers),
                 st.present,
                 start.position + target * block_len,
@@ -949,7 +992,12 @@ class Dynamics:
         start, origin, maps, trace, block_len = run.regime
         iterations = block_len // self.size
         values = {}
+        joint = trace.joint
         for comp, x in start.values.items():
+            if joint is not None and comp in joint.index:
+                seen: list[Amount] = [joint.still_at(origin + r * self.size + steps).get(comp, UNBOUNDED) for r in range(iterations)]
+                values[comp] = seen[0] if all(_same(v, seen[0]) for v in seen) else UNBOUNDED
+                continue
             fs = trace.maps.get(comp, [])
             at = trace.positions.get(comp, [])
             f = maps.get(comp, IDENTITY)
@@ -1124,9 +1172,16 @@ def _first_repeat(dyn: Dynamics) -> CutPoint | None:
         return None
     assert run.regime is not None
     start, _, maps, trace, block_len = run.regime
-    if any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items()):
-        return None
     span = dyn.period(run.present) * dyn.size
+    if trace.joint is not None:
+        # FORMAT item 28: the first k >= 1 with M^k(s) = s, in blocks; then in cycles within them
+        k = trace.joint.repeat()
+        joint_comps = trace.joint.index
+        if k is None or any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items() if c not in joint_comps):
+            return None
+        span = next(c * span for c in range(1, k * block_len // span + 1) if dyn.run(start.position + c * span).state == dyn.run(start.position).state)
+    elif any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items()):
+        return None
     first = max(span, start.position - 2 * block_len)
     for p in range(first, start.position + span + 1):
         a, b = dyn.run(p), dyn.run(p - span)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Mapping, Union
 
+from .linear import HugeSum
 from .bignum import Huge
 from .values import UNBOUNDED, Count, Unbounded, Value
 
@@ -220,7 +221,7 @@ def plain(value: object) -> Plain:
         return value.value
     if isinstance(value, StoppedBy):
         return value.value
-    if isinstance(value, Huge):
+    if isinstance(value, (Huge, HugeSum)):
         return value.plain()
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
+from .linear import Amount
 from fractions import Fraction
 from functools import cached_property
 from typing import Mapping, Union
@@ -100,6 +101,9 @@ class Step:
     """An event at this step that can end the loop (by chance or hidden information)."""
     turn: str = ""
     """Whose turn this step happens in; empty: the previous step's (the first step: the active player)."""
+    amounts: "Mapping[str, Amount]" = field(default_factory=dict)
+    """Format 3 (FORMAT item 28): amounts added that read other values (``add = { mana = "power" }``),
+    evaluated at the start of each application; ``add`` keeps the constant ones."""
     # --- format 3 ---
     priority: bool = True
     """False: nobody receives priority right after this step (a mana ability, a special action;
