@@ -26,6 +26,8 @@ class Result(enum.Enum):
     """The loop may not be restarted."""
     UNSPECIFIED = "unspecified"
     """This ruleset's text does not determine an outcome."""
+    NOT_APPLICABLE = "n/a"
+    """The loop could not happen while this ruleset's text was in force (format 3, item 27)."""
 
 
 Iterations = Union[None, Count, Mapping[str, Count]]
@@ -102,6 +104,12 @@ OUTCOME_FIELDS: tuple[OutcomeField, ...] = (
     OutcomeField("stopped_by", "Stopped by", since_format=2),
     OutcomeField("ends_early_if", "Ends early if", since_format=2, hide_neutral=True),
     OutcomeField("expected_iterations", "Expected iterations", since_format=2, hide_neutral=True),
+    OutcomeField("after_cut", "Steps resolved after the cut", since_format=3, hide_neutral=True, neutral=0),
+    OutcomeField("inner", "Cut inside the inner loop", since_format=3, hide_neutral=True),
+    OutcomeField("inner_results", "Inner loops", since_format=3, hide_neutral=True, neutral={}),
+    OutcomeField("part", "Part reached", since_format=3, hide_neutral=True),
+    # Each part's outcome: compared part by part ("parts[K].FIELD"), not as one value.
+    OutcomeField("parts", "Parts", compared=False, since_format=3, hide_neutral=True, neutral=[]),
 )
 
 FIELDS_BY_NAME = {f.name: f for f in OUTCOME_FIELDS}
@@ -152,6 +160,17 @@ class Outcome:
     """The ``when`` of an event that may end the loop before the cut, else None."""
     expected_iterations: Fraction | None = None
     """With a ``chance`` on that event: the expected number of iterations at the stop."""
+    # --- added with format 3; neutral values for format 1 and 2 loops ---
+    after_cut: int = 0
+    """Loop steps performed after the cut because they were already on the stack (item 24)."""
+    inner: Mapping[str, int] | None = None
+    """Where the cut falls inside an inner loop's run, ``{iterations, steps}``, else None (item 29)."""
+    inner_results: Mapping[str, Result] = field(default_factory=dict)
+    """Each inner loop's own result, by its ``id`` (item 29)."""
+    part: int | None = None
+    """With ``[[then]]``: the part (1-based) whose outcome the top fields are (item 30)."""
+    parts: tuple["Outcome", ...] = ()
+    """With ``[[then]]``: every reached part's outcome, in order."""
 
     def value(self, name: str) -> Plain:
         """A compared field's value in plain data (``state.NAME`` for one state value,
@@ -206,6 +225,8 @@ def plain(value: object) -> Plain:
     if isinstance(value, Fraction):
         return str(value.numerator) if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
     if isinstance(value, Elimination):
+        return value.to_json()
+    if isinstance(value, Outcome):
         return value.to_json()
     if isinstance(value, Mapping):
         return {k: plain(v) for k, v in value.items()}

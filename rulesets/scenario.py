@@ -32,6 +32,36 @@ class Unless:
 
     by: str
     does: str
+    # --- format 3 (docs/FORMAT.md "Payments and choices that don't end the loop", items 24-25) ---
+    breaks: bool = True
+    """False for a payment: paying prevents the effect in that application only; the loop goes on."""
+    pay: Mapping[str, int] = field(default_factory=dict)
+    """What paying costs the payer, by value (added: costs are negative)."""
+    pay_any: tuple[Mapping[str, int], ...] = ()
+    """Alternative costs, tried in order per application (the first the payer can pay)."""
+    pays: Union[str, int, Mapping[str, Union[str, int]]] = "always"
+    """Who pays when able: ``"always"``, ``"never"``, a number N (the first N applications in which
+    the payer can), or (``by = "target"``) one of those per player."""
+    still_resolves: int = 0
+    """On a breaking ``unless``: the loop steps that still resolve after the response (item 24)."""
+
+    @property
+    def payment(self) -> bool:
+        """True for a payment that doesn't end the loop (``breaks = false``)."""
+        return not self.breaks
+
+    @property
+    def costs(self) -> tuple[Mapping[str, int], ...]:
+        """The costs a payer may pay, in the order tried (``pay``, or ``pay_any``)."""
+        if self.pay_any:
+            return self.pay_any
+        return (self.pay,) if self.pay else ()
+
+    def pays_for(self, player: str) -> Union[str, int]:
+        """``"always"``, ``"never"`` or N for ``player`` (FORMAT item 25)."""
+        if isinstance(self.pays, Mapping):
+            return self.pays.get(player, "always")
+        return self.pays
 
 
 @dataclass(frozen=True)
@@ -70,6 +100,10 @@ class Step:
     """An event at this step that can end the loop (by chance or hidden information)."""
     turn: str = ""
     """Whose turn this step happens in; empty: the previous step's (the first step: the active player)."""
+    # --- format 3 ---
+    priority: bool = True
+    """False: nobody receives priority right after this step (a mana ability, a special action;
+    FORMAT item 23): other players' points right after it move to the next point with priority."""
 
 
 @dataclass(frozen=True)
@@ -119,6 +153,13 @@ class End:
     exempt: tuple[str, ...] = ()
     """Players for whom the bound never holds (``except``, FORMAT item 21: "You can't lose the
     game"): their entries of a per-player value keep changing and they never leave by this end."""
+    # --- format 3 (item 26) ---
+    instead: Mapping[str, Union[bool, int]] | None = None
+    """With ``once``: the values set instead of the end's action the first time it would act
+    (Lich's Mirror); afterwards the end acts normally.  None: no replacement."""
+    instead_player: str | None = None
+    """On a per-player end: the player whose loss is replaced (``instead.player``)."""
+    once: bool = False
 
     def binds(self, player: str | None) -> bool:
         """True when this end's bound applies to ``player``'s entry (None: a plain value)."""
@@ -161,6 +202,8 @@ class Breaker:
     does: str
     hidden: bool = False
     """The out is hidden information (format 2): under the current MTR a judge may be needed."""
+    still_resolves: int = 0
+    """The loop steps already on the stack that resolve anyway after the response (format 3, item 24)."""
 
 
 @dataclass(frozen=True)
@@ -223,6 +266,16 @@ class OracleText:
 
 
 @dataclass(frozen=True)
+class Card:
+    """A ``[[card]]`` whose Oracle text the loop needs (format 3, item 27): the loop exists only
+    from ``oracle_from``, the date of that text."""
+
+    name: str
+    oracle_from: str = ""
+    printed: str = ""
+
+
+@dataclass(frozen=True)
 class Ruling:
     """A published ruling or article that decides the loop in some era (descriptive)."""
 
@@ -271,6 +324,31 @@ class Scenario:
     """The ``[[ruling]]`` tables, in file order."""
     simplified: str = ""
     """What the file had to simplify to say the loop in its format (empty: nothing)."""
+    # --- format 3: when the loop exists (item 27) ---
+    exists_from: str = ""
+    """``[loop] exists_from``: the first day the loop could happen (``YYYY-MM-DD``), or empty."""
+    because: str = ""
+    """Why it didn't exist before (``[loop] because``)."""
+    cards: tuple[Card, ...] = ()
+    """The ``[[card]]`` tables: cards whose Oracle text of a date the loop needs."""
+
+    @property
+    def exists_since(self) -> str:
+        """The loop's date: the latest of ``exists_from`` and every card's ``oracle_from`` (empty: always)."""
+        dates = [self.exists_from] + [c.oracle_from for c in self.cards]
+        return max((d for d in dates if d), default="")
+
+    @property
+    def why_not_before(self) -> str:
+        """The note of an ``n/a`` outcome: the ``because`` text when ``exists_from`` dates the loop,
+        else "NAME: Oracle text of DATE" of the card that does."""
+        since = self.exists_since
+        if self.exists_from == since and self.because:
+            return self.because
+        for card in self.cards:
+            if card.oracle_from == since:
+                return f"{card.name}: Oracle text of {since}"
+        return self.because
 
     def __post_init__(self) -> None:
         if not self.active:
