@@ -189,6 +189,10 @@ def _after_cut_scenario(rng: random.Random) -> Scenario:
     intents = {"Alice": Intent(rng.randint(0, 12)) if rng.random() < 0.5 else Intent(), breaker_by: Intent(rng.randint(0, 4 if spending else 10))}
     if spending or rng.random() < 0.3:
         intents[breaker_by] = Intent(rng.randint(0, 4 if spending else 10), rng.randint(0, len(steps) - 1))
+    if rng.random() < 0.25:
+        # Alice means to stop in the iteration of the response: her own point may fall among the
+        # steps still resolving, which then stop there.
+        intents["Alice"] = Intent(intents[breaker_by].after)
     return Scenario(
         "generated", players, tuple(steps), state={"tokens": rng.randint(1, 4) if spending else rng.randint(0, 3), "life": life},
         breakers=(Breaker(breaker_by, "responds", still_resolves=count),), intents=intents, format=3,
