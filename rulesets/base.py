@@ -1028,7 +1028,8 @@ class Ruleset:
         at = facts.position(point)
         here = steps[point.steps]
         unless = here.unless
-        if unless is not None and unless.by == who and unless.breaks:
+        paid = unless is not None and unless.by == who and unless.breaks
+        if unless is not None and paid:
             count, start, words = unless.still_resolves, at + 1, f"pays \u201c{unless.does}\u201d"
         elif facts.sustaining(here) and here.by == who:
             return decision, None  # they stop by not taking their own step: nothing is on the stack
@@ -1039,7 +1040,7 @@ class Ruleset:
             count, start, words = breaker.still_resolves, at, f"\u201c{breaker.does}\u201d"
         if not count:
             return decision, None
-        after = engine.after_cut(start, count, facts.halts_after_cut(facts.point(start), count))
+        after = engine.after_cut(at, count, facts.halts_after_cut(facts.point(start), count), paid=paid)
         rule = self.loop_rule
         shown = [steps[p % len(steps)].does for p in range(start, start + after.performed)]
         ctx.say(

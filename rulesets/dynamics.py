@@ -858,19 +858,22 @@ class Dynamics:
             raise AssertionError("an involved player has a choice every iteration")
         return following
 
-    def after_cut(self, position: int, count: int, halts: frozenset[int] = frozenset()) -> AfterCut:
+    def after_cut(self, position: int, count: int, halts: frozenset[int] = frozenset(), *, paid: bool = False) -> AfterCut:
         """FORMAT item 24: perform the ``count`` loop steps that follow the cut at ``position``, in
         file order, as in the loop (requirements, effects, clamps, ends, players leaving), from the
         closed-form state at the cut: at most one iteration's steps, never one per iteration.
 
         A step at a position in ``halts`` is not performed, nor any after it (its controller's own
         point falls there); a failed requirement ends them too; an end, the game over or a draw
-        ends them after the step that reached it.
+        ends them after the step that reached it.  ``paid``: the step at the cut is an "unless"
+        its payer has paid: its effect doesn't happen, and the ``count`` steps are those after it.
         """
         run = self.run(position)
         if run.at is None:
             raise AssertionError("steps after a cut are played only from a cut the loop reaches")
         st = run.at.copy()
+        if paid:
+            st.position += 1
         self._pending = []
         left: list[Elimination] = []
         performed = 0
