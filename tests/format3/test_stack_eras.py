@@ -8,7 +8,6 @@ import pytest
 
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.scenario import Breaker, Intent, Scenario, Step, Unless
-from loopcompare.rulesets.values import CutPoint
 
 from conftest import noted
 
@@ -184,7 +183,7 @@ def test_a_cut_the_procedure_computed_itself_moves_with_a_line():
     assert line.startswith("729.2a: Alice's point, written after 1 iteration and 1 step, comes right after \u201ctaps a land for mana\u201d")
     assert (out.iterations, out.steps, out.deviates, out.stopped_by.value) == (1, 2, "Alice", "rule")
     # Without the priority-free step the forced stop stays where 729.3 puts it.
-    plain = Scenario("fragmented", sc.players, (sc.steps[0].__class__("Bob", "taps a land for mana", optional=True),) + sc.steps[1:],
+    plain = Scenario("fragmented", sc.players, (Step("Bob", "taps a land for mana", optional=True),) + sc.steps[1:],
                      state=sc.state, intents=sc.intents, format=3)
     out = registry().get("cr-2024").settle(plain)
     assert (out.iterations, out.steps, out.deviates) == (1, 1, "Alice")
