@@ -153,7 +153,8 @@ def test_moved_points_agree_with_the_oracles_walk(key):
 
 def _after_cut_scenario(rng: random.Random) -> Scenario:
     """A format 3 loop with per-player life, tokens, an optional floor, ends that make players
-    lose, and one breaker that leaves 1 to all of an iteration's steps on the stack."""
+    lose, priority-free steps, and one breaker that leaves 1 to all of an iteration's steps on
+    the stack."""
     players = ("Alice", "Bob", "Carol")[: rng.randint(2, 3)]
     opponents = players[1:]
     # One loop in four spends tokens it needs, so that a requirement fails among the steps after the cut.
@@ -179,6 +180,8 @@ def _after_cut_scenario(rng: random.Random) -> Scenario:
             step["target"] = Target(opponents, rng.choice(["rotate", "each", "fixed"]))
         if rng.random() < 0.4:
             step["times"] = rng.randint(1, 3)
+        if rng.random() < 0.25:
+            step["priority"] = False  # a mana ability: the response's point may move past it
         steps.append(Step(**step))
     ends = [End("life", 0, True, "that player loses the game", loses_each=True)]
     if rng.random() < 0.3:
