@@ -53,8 +53,16 @@ class Comparison:
 
     @property
     def differences(self) -> tuple[str, ...]:
-        """The fields whose values are not all the same (docs/FORMAT.md ``differences``)."""
-        return tuple(f for f in self.fields if len({_hashable(v) for v in self.values(f)}) > 1)
+        """The fields whose values are not all the same (docs/FORMAT.md ``differences``).  An ``n/a``
+        outcome (a loop that could not happen under that text) takes part with its result only:
+        its other fields are neutral, not settled (FORMAT item 27)."""
+        settled = [r.key for r in self.rulesets if self.outcomes[r.key].result is not Result.NOT_APPLICABLE]
+        out = []
+        for f in self.fields:
+            keys = [r.key for r in self.rulesets] if f == "result" else settled
+            if len({_hashable(self.outcomes[k].value(f)) for k in keys}) > 1:
+                out.append(f)
+        return tuple(out)
 
     def to_json(self) -> dict[str, Any]:
         """docs/FORMAT.md's comparison object."""
@@ -463,6 +471,14 @@ def check(comparison: Comparison) -> list[Mismatch]:
                     got = outcome.value(f"state.{value_name}")
                     if not _same_value(got, value):
                         problems.append(Mismatch(sf.file, key, f"state.{value_name}", value, got))
+            elif name == "parts":
+                # Each part's outcome is checked on the fields given for it (FORMAT item 30).
+                got_parts = outcome.value("parts")
+                assert isinstance(got_parts, list)
+                if len(got_parts) != len(want) or not all(
+                    isinstance(g, dict) and all(_same_subset(g.get(k), v) for k, v in w.items()) for g, w in zip(got_parts, want)
+                ):
+                    problems.append(Mismatch(sf.file, key, "parts", want, got_parts))
             elif name == "rules":
                 missing = [r for r in want if r not in outcome.rules]
                 if missing:
@@ -472,6 +488,16 @@ def check(comparison: Comparison) -> list[Mismatch]:
                 if not _same_value(got, want):
                     problems.append(Mismatch(sf.file, key, name, want, got))
     return problems
+
+
+def _same_subset(got: object, want: object) -> bool:
+    """Like :func:`_same_value`, but a table expected checks only the keys it names (a part's
+    ``state``, its ``rules`` listed as cited)."""
+    if isinstance(want, dict) and isinstance(got, dict):
+        return all(_same_subset(got.get(k), v) for k, v in want.items())
+    if isinstance(want, list) and isinstance(got, list) and all(isinstance(r, str) for r in want) and want and not all(isinstance(r, str) for r in got):
+        return False
+    return _same_value(got, want)
 
 
 def _same_value(got: object, want: object) -> bool:

@@ -10,6 +10,7 @@ on stderr, and ``validate --strict`` turns them into errors.
 
 from __future__ import annotations
 
+import datetime as _dt
 import difflib
 
 import math
@@ -31,7 +32,7 @@ from loopcompare.rulesets import (
 )
 from loopcompare.rulesets.outcome import EXPECT_KEYS_FORMAT_1, EXPECT_KEYS_FORMAT_2, Result
 from loopcompare.rulesets.registry import UnknownRuleset, registry
-from loopcompare.rulesets.scenario import End, EndsLoop, Goal, Limits, Target
+from loopcompare.rulesets.scenario import Card, End, EndsLoop, Goal, Limits, Target
 
 from . import metadata, stack_checks
 from .controls import visible
@@ -51,6 +52,16 @@ _STEP_KEYS_1 = {"by", "does", "optional", "choice", "hidden", "random", "conditi
 _STEP_KEYS_2 = {"mul", "requires", "times", "target", "sustains", "alternative", "ends_loop", "turn"}
 _LOOP_KEYS_1 = {"independent", "spans_turns", "meaningful_change", "shortcut_before", "ends_when", "ends_with"}
 _LOOP_KEYS_2 = {"within"}
+# Format 3 (docs/FORMAT.md item 31): keys a file may use only with format = 3.
+_TOP_KEYS_3 = {"card"}
+_STEP_KEYS_3 = {"priority"}
+_LOOP_KEYS_3 = {"exists_from", "because"}
+_UNLESS_KEYS_3 = {"breaks", "pay", "pay_any", "pays", "still_resolves"}
+_BREAKER_KEYS_3 = {"still_resolves"}
+_END_KEYS_3 = {"instead", "once"}
+_CARD_KEYS = {"name", "oracle_from", "printed"}
+#: Dates the loader accepts: from the first Magic rules (Alpha, 1993-08-05) to today.
+_FIRST_DAY = "1993-08-05"
 # The [expect] keys come from the one definition of the outcome fields.
 # FORMAT item 22: every outcome field every outcome carries may be pinned in any format.
 _EXPECT_KEYS_1 = set(EXPECT_KEYS_FORMAT_1)
@@ -249,7 +260,7 @@ class _Stop(Exception):
 
 
 # Where a message names a field, and the TOML table and key it comes from.
-_WHERE = re.compile(r"^(?:(step|breaker|end|oracle|ruling) (\d+)|\[(state|loop|intent)\]|\[expect\.([^\]]+)\]|'(players|state|step|intent|expect|loop|breaker|end|oracle|ruling)'.*)?(?:: )?(?:'([^'.]+)[^']*')?")
+_WHERE = re.compile(r"^(?:(step|breaker|end|oracle|ruling|card) (\d+)|\[(state|loop|intent)\]|\[expect\.([^\]]+)\]|'(players|state|step|intent|expect|loop|breaker|end|oracle|ruling|card)'.*)?(?:: )?(?:'([^'.]+)[^']*')?")
 
 
 class _Parser:
@@ -335,10 +346,15 @@ class _Parser:
         if self.format < 2:
             self.record(where, f"{what} is format 2: add 'format = 2' at the top of the file")
 
+    def needs_format_3(self, where: str, what: str) -> None:
+        """A format 3 key or value (FORMAT item 31) in a file that did not say ``format = 3``."""
+        if self.format < 3:
+            self.record(where, f"{what} is format 3: add 'format = 3' at the top of the file")
+
     # --- small checks -------------------------------------------------------------------------
 
-    def keys(self, table: Mapping[str, Any], allowed: set[str], section: str, prefix: str = "", *, later: set[str] = frozenset()) -> None:  # type: ignore[assignment]
-        known = allowed | later
+    def keys(self, table: Mapping[str, Any], allowed: set[str], section: str, prefix: str = "", *, later: set[str] = frozenset(), later3: set[str] = frozenset()) -> None:  # type: ignore[assignment]
+        known = allowed | later | later3
         unknown = sorted(set(table) - known)
         for key in unknown:
             close = difflib.get_close_matches(key, sorted(known), n=1)
@@ -346,6 +362,8 @@ class _Parser:
             self.record(_at(section, f"{prefix}.{key}" if prefix else key), f"unknown key{hint}; expected one of {', '.join(sorted(known))}")
         for key in sorted(set(table) & later):
             self.needs_format_2(_at(section, f"{prefix}.{key}" if prefix else key), f"'{key}'")
+        for key in sorted(set(table) & later3):
+            self.needs_format_3(_at(section, f"{prefix}.{key}" if prefix else key), f"'{key}'")
         if unknown:
             raise _Stop
 
@@ -427,7 +445,7 @@ class _Parser:
     def document(self, doc: Mapping[str, Any], scenario_id: str, file: str) -> ScenarioFile:
         self.format = self.file_format(doc)
         try:
-            self.keys(doc, _TOP_KEYS - {"end"}, "", later={"end"})
+            self.keys(doc, _TOP_KEYS - {"end"}, "", later={"end"}, later3=_TOP_KEYS_3)
         except _Stop:
             pass
         header = self.each([doc], self.header)
@@ -441,6 +459,9 @@ class _Parser:
         steps = self.steps(doc, players, state, limits)
         loop = self.each([doc.get("loop", {})], lambda raw: self.loop(raw, state))
         loop_flags = loop[0] if loop else LoopFlags()
+        exists = self.each([doc.get("loop", {})], self.exists)
+        exists_from, because = exists[0] if exists else ("", "")
+        cards = self.cards(doc.get("card", []))
         ends = self.ends(doc.get("end", []), players, state, loop_flags)
         breakers = self.breakers(doc.get("breaker", []), players)
         intents = self.intents(doc.get("intent", {}), players, len(steps) or 1, state)
@@ -467,6 +488,9 @@ class _Parser:
             oracle=oracle,
             rulings=rulings,
             simplified=simplified,
+            exists_from=exists_from,
+            because=because,
+            cards=cards,
         )
         self.each([scenario], self.whole)
         expect = self.expectations(doc.get("expect", {}), scenario)
@@ -478,10 +502,61 @@ class _Parser:
         if "format" not in doc:
             return 1
         value = doc["format"]
-        if type(value) is not int or value not in (1, 2):
-            self.record("'format'", f"unsupported format ({_kind(value)}); 1 and 2 are the versions")
-            return 2 if value == 2 else 1
+        if type(value) is not int or value not in (1, 2, 3):
+            self.record("'format'", f"unsupported format ({_kind(value)}); 1, 2 and 3 are the versions")
+            return 3 if value == 3 else 2 if value == 2 else 1
         return value
+
+    def exists(self, raw: Any) -> tuple[str, str]:
+        """``[loop] exists_from`` and its required ``because`` (FORMAT item 27)."""
+        if not isinstance(raw, dict):
+            return "", ""
+        since = self.date(raw["exists_from"], _at("[loop]", "exists_from")) if "exists_from" in raw else ""
+        because = self.text(raw["because"], _at("[loop]", "because")) if "because" in raw else ""
+        if since and not because:
+            self.fail(_at("[loop]", "because"), "is required with 'exists_from': say why the loop didn't exist before (it is the note of an n/a outcome)")
+        if because and not since:
+            self.fail(_at("[loop]", "because"), "explains 'exists_from', which is missing")
+        return since, because
+
+    def cards(self, raw: Any) -> tuple[Card, ...]:
+        """``[[card]]`` tables: a card whose Oracle text of a date the loop needs (FORMAT item 27)."""
+        if raw == []:
+            return ()
+        if not isinstance(raw, list):
+            self.record("'card'", "expected [[card]] tables")
+            return ()
+
+        def one(item: Any) -> Card:
+            i, c = item
+            where = f"card {i + 1}"
+            t = self.table(c, where)
+            self.keys(t, _CARD_KEYS, where)
+            if "name" not in t:
+                self.fail(_at(where, "name"), "is required")
+            name = self.text(t["name"], _at(where, "name"))
+            oracle_from = self.date(t["oracle_from"], _at(where, "oracle_from")) if "oracle_from" in t else ""
+            printed = self.date(t["printed"], _at(where, "printed")) if "printed" in t else ""
+            return Card(name, oracle_from, printed)
+
+        return tuple(self.each(enumerate(raw), one))
+
+    def date(self, value: Any, where: str) -> str:
+        """A day, ``"YYYY-MM-DD"``, from the first rules (1993-08-05) to today."""
+        if isinstance(value, (_dt.date, _dt.time)):
+            self.fail(where, f"write the date as a string, \"{value}\" (TOML dates are refused, as in [[oracle]])")
+        text = value
+        if not isinstance(text, str) or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", text):
+            self.fail(where, f"expected a date \"YYYY-MM-DD\", got {_kind(value)}")
+        try:
+            day = _dt.date.fromisoformat(text)
+        except ValueError:
+            self.fail(where, f"{text} is not a day of the calendar")
+        if text < _FIRST_DAY:
+            self.fail(where, f"{text} is before {_FIRST_DAY}, the first Magic rules")
+        if day > _dt.date.today():
+            self.fail(where, f"{text} is in the future")
+        return text
 
     def header(self, doc: Mapping[str, Any]) -> tuple[str, str, str, tuple[str, ...]]:
         if "title" not in doc:
@@ -593,7 +668,7 @@ class _Parser:
     def step(self, raw: Any, number: int, players: tuple[str, ...], state: Mapping[str, Any]) -> Step:
         where = f"step {number}"
         table = self.table(raw, where)
-        self.keys(table, _STEP_KEYS_1, where, later=_STEP_KEYS_2)
+        self.keys(table, _STEP_KEYS_1, where, later=_STEP_KEYS_2, later3=_STEP_KEYS_3)
         missing = [key for key in ("by", "does") if key not in table]
         for key in missing:
             self.record(_at(where, key), "is required")
@@ -601,7 +676,7 @@ class _Parser:
             raise _Stop
         by = self.player(table["by"], players, _at(where, "by"))
         does = self.text(table["does"], _at(where, "does"))
-        flags = {k: self.flag(table[k], _at(where, k)) for k in ("optional", "choice", "hidden", "random", "conditional", "sustains") if k in table}
+        flags = {k: self.flag(table[k], _at(where, k)) for k in ("optional", "choice", "hidden", "random", "conditional", "sustains", "priority") if k in table}
         target = self.target(table["target"], players, where) if "target" in table else None
         assigns = self.effects(table.get("set", {}), state, where, "set", target)
         adds = self.effects(table.get("add", {}), state, where, "add", target)
@@ -612,14 +687,7 @@ class _Parser:
             times = self.count(table["times"], _at(where, "times"), hint="give how many times the step happens")
             if not 1 <= times <= MAX_TIMES:
                 self.fail(_at(where, "times"), f"must be between 1 and {MAX_TIMES:,}, got {times}")
-        unless = None
-        if "unless" in table:
-            u = self.table(table["unless"], _at(where, "unless"))
-            self.keys(u, {"by", "does"}, where, "unless")
-            for key in ("by", "does"):
-                if key not in u:
-                    self.fail(_at(where, f"unless.{key}"), "is required")
-            unless = Unless(self.player(u["by"], players, _at(where, "unless.by")), self.text(u["does"], _at(where, "unless.does")))
+        unless = self.unless(table["unless"], where, players, state, target) if "unless" in table else None
         alternative = self.text(table["alternative"], _at(where, "alternative")) if "alternative" in table else ""
         ends_loop = self.event(table["ends_loop"], where) if "ends_loop" in table else None
         turn = self.player(table["turn"], players, _at(where, "turn")) if "turn" in table else ""
@@ -629,6 +697,86 @@ class _Parser:
         )
         self.step_sense(step, where)
         return step
+
+    def unless(self, raw: Any, where: str, players: tuple[str, ...], state: Mapping[str, Any], target: Target | None) -> Unless:
+        """An ``unless``: another player's action that stops the step's effect (and the loop), or,
+        with ``breaks = false``, a payment that prevents the effect once (FORMAT items 24-25)."""
+        u = self.table(raw, _at(where, "unless"))
+        self.keys(u, {"by", "does"}, where, "unless", later3=_UNLESS_KEYS_3)
+        for key in ("by", "does"):
+            if key not in u:
+                self.fail(_at(where, f"unless.{key}"), "is required")
+        does = self.text(u["does"], _at(where, "unless.does"))
+        breaks = self.flag(u["breaks"], _at(where, "unless.breaks")) if "breaks" in u else True
+        if u["by"] == "target" and self.format >= 3:
+            if target is None:
+                self.fail(_at(where, "unless.by"), "is \"target\": each targeted player pays for themself, but the step has no 'target'")
+            if breaks:
+                self.fail(_at(where, "unless.by"), "is \"target\", which is for payments: add 'breaks = false' (a targeted player who stops the loop is a breaker or a player's own 'unless')")
+            by = "target"
+        else:
+            by = self.player(u["by"], players, _at(where, "unless.by"))
+        payers = tuple(target.among) if by == "target" and target is not None else (by,)
+        if breaks:
+            for key in ("pay", "pay_any", "pays"):
+                if key in u:
+                    self.fail(_at(where, f"unless.{key}"), "describes a payment that doesn't end the loop: it needs 'breaks = false'")
+        pay: dict[str, int] = {}
+        pay_any: tuple[dict[str, int], ...] = ()
+        if "pay" in u and "pay_any" in u:
+            self.fail(_at(where, "unless.pay_any"), "lists alternative costs; 'pay' is one cost: give one of the two")
+        if "pay" in u:
+            pay = self.cost(u["pay"], state, where, "unless.pay", payers)
+        if "pay_any" in u:
+            raw_any = u["pay_any"]
+            if not isinstance(raw_any, list) or not raw_any:
+                self.fail(_at(where, "unless.pay_any"), f"expected a list of one or more cost tables, got {_kind(raw_any)}")
+            pay_any = tuple(self.cost(c, state, where, f"unless.pay_any item {k + 1}", payers) for k, c in enumerate(raw_any))
+        pays: str | int | dict[str, str | int] = "always"
+        if "pays" in u:
+            raw_pays = u["pays"]
+            if isinstance(raw_pays, dict):
+                if by != "target":
+                    self.fail(_at(where, "unless.pays"), "a table of players is for by = \"target\"; one payer has one 'pays'")
+                pays = {self.player(p, payers, _at(where, f"unless.pays.{p}")): self.pays(v, _at(where, f"unless.pays.{p}")) for p, v in raw_pays.items()}
+            else:
+                pays = self.pays(raw_pays, _at(where, "unless.pays"))
+        still = 0
+        if "still_resolves" in u:
+            still = self.count(u["still_resolves"], _at(where, "unless.still_resolves"), hint="give how many loop steps still resolve")
+            if not breaks:
+                self.fail(_at(where, "unless.still_resolves"), "counts the steps that resolve after a response that breaks the loop; a payment ('breaks = false') doesn't break it")
+        return Unless(by, does, breaks=breaks, pay=pay, pay_any=pay_any, pays=pays, still_resolves=still)
+
+    def cost(self, raw: Any, state: Mapping[str, Any], where: str, name: str, payers: tuple[str, ...]) -> dict[str, int]:
+        """A payment's cost: ``{value = change}`` on integers (a per-player value: the payer's own entry)."""
+        table = self.table(raw, _at(where, name))
+        if not table:
+            self.fail(_at(where, name), "is empty: name what paying costs, e.g. { mana = -1 }")
+        out = {}
+        for key, value in table.items():
+            here = _at(where, f"{name}.{key}")
+            if key not in state:
+                self.undeclared(here, key, state)
+            current = state[key]
+            if isinstance(current, bool):
+                self.fail(here, f"{key!r} is a boolean; a cost changes an integer")
+            if isinstance(current, dict):
+                missing = [p for p in payers if p not in current]
+                if missing:
+                    self.fail(here, f"{key!r} is a per-player value and the payer's own entry pays: {', '.join(missing)} has no entry in [state] {key}")
+            if isinstance(value, bool):
+                self.fail(here, f"expected a whole number (the change paying makes), got {_kind(value)}")
+            out[key] = self.integer(value, here)
+        return out
+
+    def pays(self, value: Any, where: str) -> str | int:
+        """``"always"``, ``"never"`` or a number N (FORMAT item 25)."""
+        if value in ("always", "never"):
+            return str(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return self.count(value, where, hint='give "always", "never" or a number')
+        self.fail(where, f"expected \"always\", \"never\" or a number of payments, got {_kind(value)}")
 
     def step_sense(self, step: Step, where: str) -> None:
         """Combinations that say nothing, or something other than the author meant (docs/FORMAT.md)."""
@@ -645,6 +793,8 @@ class _Parser:
             self.record(_at(where, "alternative"), "describes the other choice of a 'choice = true' step; this step has no choice")
         if step.hidden and not (step.optional or step.choice) and step.ends_loop is None:
             self.either(_at(where, "hidden"), "is on a step that is neither optional nor a choice: there is no hidden choice to make")
+        if not step.priority and step.unless is not None and not step.unless.payment:
+            self.record(_at(where, "priority"), "is false on a step with an 'unless' that breaks the loop: a player can only respond to it while it is on the stack, which a step without priority never is")
         if step.unless is not None and step.unless.by == step.by:
             self.either(_at(where, "unless.by"), (
                 f"is {step.by}, who controls the step itself; 'unless' is another player's way to stop the effect. A cost the step's own "
@@ -738,7 +888,7 @@ class _Parser:
 
     def loop(self, raw: Any, state: Mapping[str, Any]) -> LoopFlags:
         table = self.table(raw, "'loop'")
-        self.keys(table, _LOOP_KEYS_1, "[loop]", later=_LOOP_KEYS_2)
+        self.keys(table, _LOOP_KEYS_1, "[loop]", later=_LOOP_KEYS_2, later3=_LOOP_KEYS_3)
         flags = {k: self.flag(table[k], _at("[loop]", k)) for k in ("independent", "spans_turns", "meaningful_change", "shortcut_before") if k in table}
         ends = None
         if "ends_when" in table:
@@ -792,7 +942,7 @@ class _Parser:
             i, e = item
             where = f"end {i + 1}"
             t = self.table(e, where)
-            self.keys(t, {"when", "effect", "loses"}, where, later={"except"})
+            self.keys(t, {"when", "effect", "loses"}, where, later={"except"}, later3=_END_KEYS_3)
             if "when" not in t:
                 self.fail(_at(where, "when"), "is required: { value = NAME, at_most = N } or at_least")
             value, bound, at_most = self.bound(t["when"], state, where, "when")
@@ -822,9 +972,44 @@ class _Parser:
                 exempt = tuple(self.player(p, players, _at(where, f"except item {k + 1}")) for k, p in enumerate(raw_except))
                 if len(set(exempt)) != len(exempt):
                     self.fail(_at(where, "except"), "names a player twice")
-            return End(value, bound, at_most, effect, loses, each, exempt)
+            instead, instead_player, once = None, None, False
+            if "once" in t:
+                once = self.flag(t["once"], _at(where, "once"))
+            if "instead" in t:
+                instead, instead_player = self.instead(t["instead"], where, players, state, value, each)
+                if not once:
+                    self.fail(_at(where, "once"), "must be true with 'instead': the replacement applies the first time the end would act (FORMAT item 26)")
+            elif once:
+                self.fail(_at(where, "once"), "goes with 'instead': what happens the first time the end would act")
+            return End(value, bound, at_most, effect, loses, each, exempt, instead, instead_player, once)
 
         return tuple(self.each(enumerate(raw), one))
+
+    def instead(self, raw: Any, where: str, players: tuple[str, ...], state: Mapping[str, Any], value: str, each: bool) -> tuple[dict[str, Any], str | None]:
+        """``instead = { set = {...} }`` (``player`` on a per-player end): the values set the first
+        time the end would act, instead of its action (FORMAT item 26)."""
+        t = self.table(raw, _at(where, "instead"))
+        self.keys(t, {"set", "player"}, where, "instead")
+        if "set" not in t:
+            self.fail(_at(where, "instead.set"), "is required: the values set instead, e.g. { life = 20 }")
+        player = None
+        if "player" in t:
+            player = self.player(t["player"], players, _at(where, "instead.player"))
+        elif each:
+            self.fail(_at(where, "instead.player"), f"is required on an end of a per-player value ({value!r}): name the player whose loss is replaced")
+        raw_set = self.table(t["set"], _at(where, "instead.set"))
+        out: dict[str, Any] = {}
+        for key, v in raw_set.items():
+            here = _at(where, f"instead.set.{key}")
+            if key not in state:
+                self.undeclared(here, key, state)
+            current = state[key]
+            if isinstance(current, dict) and (player is None or player not in current):
+                self.fail(here, f"{key!r} is a per-player value: name the player ('instead.player') whose entry is set")
+            if isinstance(current, bool) != isinstance(v, bool):
+                self.fail(here, f"{key!r} is declared as {'a boolean' if isinstance(current, bool) else 'an integer'}; got {_kind(v)}")
+            out[key] = v if isinstance(v, bool) else self.integer(v, here)
+        return out, player
 
     def breakers(self, raw: Any, players: tuple[str, ...]) -> tuple[Breaker, ...]:
         if not isinstance(raw, list):
@@ -835,12 +1020,13 @@ class _Parser:
             i, b = item
             where = f"breaker {i + 1}"
             t = self.table(b, where)
-            self.keys(t, {"by", "does"}, where, later={"hidden"})
+            self.keys(t, {"by", "does"}, where, later={"hidden"}, later3=_BREAKER_KEYS_3)
             for key in ("by", "does"):
                 if key not in t:
                     self.fail(_at(where, key), "is required")
             hidden = self.flag(t["hidden"], _at(where, "hidden")) if "hidden" in t else False
-            return Breaker(self.player(t["by"], players, _at(where, "by")), self.text(t["does"], _at(where, "does")), hidden)
+            still = self.count(t["still_resolves"], _at(where, "still_resolves"), hint="give how many loop steps still resolve") if "still_resolves" in t else 0
+            return Breaker(self.player(t["by"], players, _at(where, "by")), self.text(t["does"], _at(where, "does")), hidden, still)
 
         return tuple(self.each(enumerate(raw), one))
 
@@ -916,10 +1102,23 @@ class _Parser:
             if scenario.breakers:
                 self.record("breaker 1", "no player receives priority inside one resolution, so nobody can act outside it mid-way: a breaker can't be used")
         choosers = {s.by for s in steps if s.choice or s.optional}
+        for i, s in enumerate(steps):
+            where = f"step {i + 1}"
+            if not s.priority and loop.within == "resolution":
+                self.warn(_at(where, "priority"), "is redundant inside one resolution: nobody receives priority until the repetition stops")
+            if s.unless is not None and s.unless.still_resolves > len(steps):
+                self.record(_at(where, "unless.still_resolves"), f"is {s.unless.still_resolves}, more than one iteration's {len(steps)} steps")
+        for i, b in enumerate(scenario.breakers):
+            if b.still_resolves > len(steps):
+                self.record(_at(f"breaker {i + 1}", "still_resolves"), f"is {b.still_resolves}, more than one iteration's {len(steps)} steps")
+        payers = {p for s in steps if s.unless is not None and s.unless.payment for p in _payers(s)}
         for player, intent in scenario.intents.items():
             if intent.never:
                 continue
             where = _at("[intent]", player)
+            if player in payers and not self.has_point(scenario, player):
+                self.record(where, f"{player}'s only role in the loop is to pay ('breaks = false'), which no intent governs: write the payments with 'pays' (\"always\", \"never\" or a number)")
+                continue
             if loop.within == "resolution":
                 if player not in choosers:
                     self.record(where, f"{player} has no choice inside the resolution, so no intent but \"never\" can apply")
@@ -944,8 +1143,8 @@ class _Parser:
         for s in scenario.steps:
             if s.by == player and ((s.optional and s.sustains) or s.choice):
                 return True
-            if s.unless is not None and s.unless.by == player:
-                return True
+            if s.unless is not None and s.unless.by == player and not s.unless.payment:
+                return True  # a payment ('breaks = false') is not a point to deviate (FORMAT item 25)
         return any(b.by == player for b in scenario.breakers)
 
     def floors(self, scenario: Scenario) -> None:
@@ -1031,6 +1230,32 @@ class _Parser:
             if len(parts) == 2 and parts[1] == "0":
                 self.fail(where, "has a zero denominator")
             return str(Fraction("/".join(parts)))
+        if name in ("after_cut", "part"):
+            number = self.count(value, where, hint="give the expected whole number")
+            if name == "part" and number < 1:
+                self.fail(where, "parts are counted from 1")
+            return number
+        if name == "inner":
+            t = self.table(value, where)
+            self.keys(t, {"iterations", "steps"}, section, field)
+            return {"iterations": self.expected_count(t.get("iterations", 0), where), "steps": self.count(t.get("steps", 0), where, hint="give the expected whole number")}
+        if name == "inner_results":
+            t = self.table(value, where)
+            known = [r.value for r in Result]
+            for inner_id, result in t.items():
+                if result not in known:
+                    self.fail(_at(section, f"{field}.{inner_id}"), f"expected one of {', '.join(known)}, got {_kind(result)}")
+            return dict(t)
+        if name == "parts":
+            if not isinstance(value, list):
+                self.fail(where, f"expected a list of tables of outcome fields, one per part, got {_kind(value)}")
+            parts: list[dict[str, Any]] = []
+            for i, part in enumerate(value):
+                here = f"{field} item {i + 1}"
+                t = self.table(part, _at(section, here))
+                self.keys(t, _EXPECT_KEYS_1 - {"parts"}, section, here)
+                parts.append({k: self.expected(k, v, scenario, section, f"{here}.{k}") for k, v in t.items()})
+            return parts
         if name == "eliminated":
             if not isinstance(value, list):
                 self.fail(where, f"expected a list of {{player, iterations, steps}} tables, got {_kind(value)}")
@@ -1092,6 +1317,14 @@ class _Parser:
 
 # An exact expression for a huge value (docs/FORMAT.md item 14): digits, ^ * + - / ( ).
 _EXPRESSION = re.compile(r"[0-9^*+\-/()]{1,2000}")
+
+
+def _payers(step: Step) -> tuple[str, ...]:
+    """Who may pay a step's ``unless``: its ``by``, or with ``by = "target"`` every player it may target."""
+    assert step.unless is not None
+    if step.unless.by == "target":
+        return step.target.among if step.target is not None else ()
+    return (step.unless.by,)
 
 
 def _holds_at_start(scenario: Scenario, end: End) -> bool:
@@ -1191,6 +1424,9 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
         loop["ends_with"] = scenario.loop.ends_with
     if scenario.loop.within != "priority":
         loop["within"] = scenario.loop.within
+    if scenario.exists_from:
+        loop["exists_from"] = scenario.exists_from
+        loop["because"] = scenario.because
     if loop:
         doc["loop"] = loop
     if scenario.ends:
@@ -1205,10 +1441,22 @@ def to_document(scenario: Scenario) -> dict[str, Any]:
                 raw["loses"] = True
             if end.exempt:
                 raw["except"] = list(end.exempt)
+            if end.instead is not None:
+                raw["instead"] = {**({"player": end.instead_player} if end.instead_player else {}), "set": dict(end.instead)}
+            if end.once:
+                raw["once"] = True
             ends_out.append(raw)
         doc["end"] = ends_out
     if scenario.breakers:
-        doc["breaker"] = [{"by": b.by, "does": b.does, **({"hidden": True} if b.hidden else {})} for b in scenario.breakers]
+        doc["breaker"] = [
+            {"by": b.by, "does": b.does, **({"hidden": True} if b.hidden else {}), **({"still_resolves": b.still_resolves} if b.still_resolves else {})}
+            for b in scenario.breakers
+        ]
+    if scenario.cards:
+        doc["card"] = [
+            {"name": c.name, **({"oracle_from": c.oracle_from} if c.oracle_from else {}), **({"printed": c.printed} if c.printed else {})}
+            for c in scenario.cards
+        ]
     intents: dict[str, Any] = {}
     for player, intent in scenario.intents.items():
         if intent.until is not None and intent.after is None:
@@ -1253,8 +1501,22 @@ def _step_document(step: Step) -> dict[str, Any]:
         raw["ends_loop"] = event
     if step.turn:
         raw["turn"] = step.turn
+    if not step.priority:
+        raw["priority"] = False
     if step.unless is not None:
-        raw["unless"] = {"by": step.unless.by, "does": step.unless.does}
+        u = step.unless
+        unless: dict[str, Any] = {"by": u.by, "does": u.does}
+        if not u.breaks:
+            unless["breaks"] = False
+        if u.pay:
+            unless["pay"] = dict(u.pay)
+        if u.pay_any:
+            unless["pay_any"] = [dict(c) for c in u.pay_any]
+        if u.pays != "always":
+            unless["pays"] = dict(u.pays) if isinstance(u.pays, Mapping) else u.pays
+        if u.still_resolves:
+            unless["still_resolves"] = u.still_resolves
+        raw["unless"] = unless
     return raw
 
 

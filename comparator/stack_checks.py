@@ -15,36 +15,18 @@ from loopcompare.rulesets.values import CutPoint
 
 
 class Recorder(Protocol):
-    """What the loader's parser offers: an error that lets checking go on, and a warning."""
-
-    def record(self, where: str, message: str) -> None: ...
+    """What the loader's parser offers: a warning."""
 
     def warn(self, where: str, message: str) -> None: ...
 
 
 def check(parser: Recorder, scenario: Scenario) -> None:
-    """``priority = false``: redundant inside one resolution (a warning); not on a step whose
-    "unless" breaks the loop (an error); and a warning for each intent whose point moves."""
-    steps = scenario.steps
-    free = [i for i, s in enumerate(steps) if not s.priority]
-    if not free:
+    """A warning for each intent whose point moves past a priority-free step (FORMAT item 23).
+
+    (The loader itself refuses ``priority = false`` on a step whose "unless" breaks the loop and
+    warns that the key is redundant inside one resolution, where no point moves.)"""
+    if all(s.priority for s in scenario.steps) or scenario.loop.within == "resolution":
         return
-    if scenario.loop.within == "resolution":
-        for i in free:
-            parser.warn(
-                f"step {i + 1}: 'priority'",
-                "is redundant inside within = \"resolution\": nobody receives priority inside one resolution anyway",
-            )
-        return
-    for i in free:
-        unless = steps[i].unless
-        if unless is not None and unless.breaks:
-            parser.record(
-                f"step {i + 1}: 'priority'",
-                f"can't be false on a step whose 'unless' breaks the loop: {unless.by} answers it while it resolves on the "
-                "stack, and the loop breaks where players receive priority; leave 'priority' out, or make the 'unless' a "
-                "payment (breaks = false)",
-            )
     facts = LoopFacts(scenario)
     for player, intent in scenario.intents.items():
         if intent.never:

@@ -82,6 +82,14 @@ class Additive:
         """Nobody loses when a repetition stops: format 1 ends make nobody lose."""
         return []
 
+    def stop_losses(self, state: "Mapping[str, StateValue]", present: tuple[str, ...], active: str) -> "tuple[list[tuple[str, str]], dict[str, StateValue], list[tuple[int, str | None]]]":
+        """Nobody loses, nothing is replaced: format 1 has neither."""
+        return [], dict(state), []
+
+    def replacements_until(self, point: CutPoint) -> "list[tuple[CutPoint, int, str | None]]":
+        """Format 1 ends replace nothing."""
+        return []
+
     def state_at(self, point: CutPoint) -> "dict[str, StateValue]":
         """Every tracked value at a cut point."""
         return {name: self._prefix[name][point.steps].apply(self._iterated(name, point.iterations)) for name in self.scenario.state}

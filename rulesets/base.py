@@ -218,7 +218,7 @@ class Settlement:
         elif decision.point is not None:
             point = decision.point
             steps = point.steps
-            state = facts.state_at(point)
+            state = dict(decision.end_state) if decision.end_state is not None else facts.state_at(point)
             last = facts.last_step_before(point)
             last_action = last.by if last else None
             iterations = point.iterations
@@ -318,7 +318,7 @@ class Settlement:
     def means(self, player: str) -> str | None:
         """How a player outside the loop's optional actions could end it, in words, if at all."""
         for step in self.scenario.steps:
-            if step.unless and step.unless.by == player:
+            if step.unless and step.unless.breaks and step.unless.by == player:
                 return f"\u201c{step.unless.does}\u201d"
         for breaker in self.scenario.breakers:
             if breaker.by == player:
@@ -482,6 +482,8 @@ class Ruleset:
     """One line: what this text changed, as it matters to outcomes."""
     #: Where the text applied was published, for people (the source files say where it was copied from).
     citation: ClassVar[str] = ""
+    #: The day a comparison ``--as-of`` asks about ("" for none): a loop dated later didn't exist yet.
+    as_of_day: ClassVar[str] = ""
 
     # --- how its text reads a loop ---------------------------------------------------------------
     choice_sustains: ClassVar[bool] = True
@@ -528,11 +530,66 @@ class Ruleset:
         A loop outside what the closed form can settle (values too irregular or astronomically
         far from their bounds, see :mod:`.dynamics`) is ``unspecified``, with a note saying why.
         """
+        since = scenario.exists_since
+        if since and (self.ended_before(since) or (self.as_of_day and self.as_of_day < since)):
+            return self.not_applicable(scenario, since)
         try:
-            return self._settle(scenario)
+            outcome = self._settle(scenario)
         except TooLarge as exc:
             note = f"This loop is outside what loopcompare can settle in closed form: {exc}. The result is 'unspecified'."
             return Outcome(Result.UNSPECIFIED, state=dict(scenario.state), notes=(note,))
+        if since and self.in_force[1] == "unknown" and since > (self.in_force[0] if self.in_force[0] != "unknown" else self.effective):
+            note = (
+                f"The loop exists only from {since} ({scenario.why_not_before}); this text's last day is unknown "
+                f"(the sources attest its successor by {self.superseded_by or 'an unknown day'}), so it is settled as "
+                "if the text still applied on that day (FORMAT item 27)."
+            )
+            outcome = dataclasses.replace(outcome, notes=outcome.notes + (note,))
+        return outcome
+
+    def say_replaced(self, ctx: "Settlement", replaced: "Sequence[tuple[CutPoint, int, str | None]]") -> None:
+        """FORMAT item 26: each end whose action was replaced once, in the transcript and a note
+        (no outcome field records it; ``state`` shows the values set)."""
+        ends = ctx.scenario.end_conditions
+        for point, index, whose in replaced:
+            end = ends[index]
+            assert end.instead is not None
+            owner = f"{end.instead_player}'s " if end.instead_player else ""
+            values = ", ".join(f"{owner if isinstance(ctx.scenario.state.get(name), Mapping) else ''}{name} becomes {value}" for name, value in end.instead.items())
+            who = f"{whose}'s " if whose else ""
+            what = f"{who}loss ({end.effect})" if end.loses_someone else f"the end \u201c{end.effect}\u201d"
+            ctx.transcript.append(f"{point.describe()}: {what} is replaced, once: {values}; the loop goes on.")
+            ctx.note(
+                f"A replacement effect acts once {point.describe()}: instead of {what}, {values} (FORMAT item 26). "
+                "It is game mechanics, the same in every era where the card exists; afterwards that end acts normally."
+            )
+
+    def ended_before(self, day: str) -> bool:
+        """True when this text's last day in force is known and comes before ``day`` (YYYY-MM-DD):
+        a loop that needs card text of ``day`` could not happen under it (FORMAT item 27)."""
+        last = self.in_force[1]
+        return last is not None and last != "unknown" and last < day
+
+    def not_applicable(self, scenario: Scenario, since: str) -> Outcome:
+        """The ``n/a`` outcome of a loop that could not happen while this text was in force:
+        every other field neutral (the state the starting one, as for any outcome without a cut),
+        no rule applied, the reason as its note (FORMAT item 27)."""
+        why = scenario.why_not_before
+        if self.as_of_day and self.as_of_day < since:
+            line = f"The loop exists only from {since}: on {self.as_of_day} it didn't exist yet, so there is nothing to settle ({why})."
+        else:
+            line = (
+                f"The loop exists only from {since}; this text was in force from {self.in_force[0]} to "
+                f"{self.in_force[1]}, before the loop could happen: not applicable ({why})."
+            )
+        return Outcome(Result.NOT_APPLICABLE, state=dict(scenario.state), notes=(why,), transcript=(line,))
+
+    def on_day(self, day: str) -> "Ruleset":
+        """This ruleset as a comparison ``--as-of`` ``day`` applies it (:attr:`as_of_day`)."""
+        cls = type(self)
+        attrs = {"__doc__": cls.__doc__, "__module__": cls.__module__, "__qualname__": cls.__qualname__, "as_of_day": day}
+        made: type[Ruleset] = type(cls.__name__, (cls,), attrs)
+        return made()
 
     def _settle(self, scenario: Scenario) -> Outcome:
         scenario, goals = _resolve_goals(scenario)
@@ -540,6 +597,8 @@ class Ruleset:
         for player, goal, count in goals:
             self.goal(ctx, player, goal, count)
         resolution = scenario.loop.within == "resolution"
+        if any(s.unless is not None and s.unless.payment for s in scenario.steps):
+            self.read_payments(ctx)
         decision = self.within_resolution(ctx) if resolution else None
         if decision is None:
             decision = self.until_event(ctx)
@@ -551,6 +610,10 @@ class Ruleset:
         decision = self.losses_on_the_way(ctx, decision)
         if resolution:
             decision = self.resolution_losses(ctx, decision)
+        else:
+            replaced = ctx.facts.replacements_until(decision.point)
+            if replaced:
+                self.say_replaced(ctx, replaced)
         decision, after = self.after_the_cut(ctx, decision)
         self.priority_notes(ctx, decision)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
@@ -782,7 +845,10 @@ class Ruleset:
             return decision
         if decision.result not in (Result.SHORTCUT, Result.ENDS, Result.NO_SHORTCUT):
             return decision
-        losers = facts.losses_at(point)
+        losers, after, replaced = facts.stop_losses(point)
+        if replaced:
+            self.say_replaced(ctx, [(point, index, whose) for index, whose in replaced])
+            decision = dataclasses.replace(decision, end_state=after)
         if not losers:
             return decision
         names = listing(p for p, _ in losers)
@@ -798,10 +864,10 @@ class Ruleset:
             return dataclasses.replace(decision, left=left)
         if not remaining:
             ctx.note("Every player left loses at the same time, so the game is a draw (CR 104.4a).")
-            return Decision(Result.DRAW, point, ended_by=losers[-1][1], left=left)
+            return Decision(Result.DRAW, point, ended_by=losers[-1][1], left=left, end_state=decision.end_state)
         ctx.note(f"Only {remaining[0]} is left: the game is over.")
         ended = decision.ended_by if decision.result is Result.ENDS and decision.ended_by else losers[-1][1]
-        return Decision(Result.ENDS, point, ended_by=ended, left=left)
+        return Decision(Result.ENDS, point, ended_by=ended, left=left, end_state=decision.end_state)
 
     def departed(self, ctx: "Settlement", decision: Decision) -> Decision:
         """The player who deviates has left the game before their own point (FORMAT item 6).
@@ -1104,6 +1170,16 @@ class Ruleset:
     def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
         """Record how this text reads a loop that ``choosers`` keep going by choices rather than
         actions: a citation where the text says it, a note where it is a reading."""
+
+    def read_payments(self, ctx: Settlement) -> None:
+        """Record how this text reads payments that don't end the loop (``breaks = false``, FORMAT
+        item 25): the numbers are the same in every era; what differs is what the text says."""
+        ctx.note(
+            f"{self.name} speaks only of actions that would end or break a loop; a payment that prevents an "
+            "effect in one iteration and lets the loop go on is neither. Reading taken: each payment is part "
+            "of the loop as it is played, made whenever its payer can (and wants to); it makes nobody involved, "
+            "and running out of what pays only changes what the next iterations do (FORMAT item 25)."
+        )
 
     def mandatory(self, ctx: Settlement) -> Decision:
         """A loop of mandatory actions only."""

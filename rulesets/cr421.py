@@ -437,7 +437,7 @@ class Cr2008(Cr2005):
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """421.6: an "unless" cost nobody must pay is no optional action of the loop."""
         for step in ctx.scenario.steps:
-            if step.unless:
+            if step.unless and step.unless.breaks:
                 ctx.say(
                     "421.6",
                     f"\u201c{step.does}\u201d: no player can be forced to perform \u201c{step.unless.does}\u201d; "
@@ -451,7 +451,7 @@ class Cr2008(Cr2005):
         facts = ctx.facts
         stops = self.intervening(ctx, facts.turn_order, need_means=True)
         first = earliest(stops, facts, facts.turn_order)[0] if stops else None
-        if first is None or not any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps):
+        if first is None or not any(s.unless and s.unless.breaks and s.unless.by == first.player for s in ctx.scenario.steps):
             return super().mandatory(ctx)
         ties = earliest(stops, facts, facts.turn_order)[1]
         ctx.say(

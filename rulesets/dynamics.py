@@ -249,6 +249,16 @@ class Elimination:
     effect: str
 
 
+@dataclass(frozen=True)
+class Replacement:
+    """An end's action replaced once (``instead``, FORMAT item 26): where (the position right after
+    the step), which end (its index in file order), whose loss (None: the loop's end)."""
+
+    position: int
+    end: int
+    player: str | None
+
+
 @dataclass
 class Run:
     """What happens from the start to a limit: the stop (if the loop stopped first), who left,
@@ -263,6 +273,8 @@ class Run:
     present: tuple[str, ...] = ()
     regime: Regime | None = None
     """When ``forever``: how every block from then on repeats (:data:`Regime`)."""
+    replaced: tuple[Replacement, ...] = ()
+    """The replacements (``instead``) made on the way, in order."""
     at: "_State | None" = None
     """When the run reached its limit: the engine's own state there (rotation pointers and all),
     from which steps after a cut are played (:meth:`Dynamics.after_cut`)."""
@@ -293,9 +305,11 @@ class _State:
     position: int
     retired: frozenset[str | None] = frozenset()
     """Independent sets that have run their own number of times: their steps are skipped."""
+    replaced: tuple["Replacement", ...] = ()
+    """The ends whose action was replaced once (``instead``, FORMAT item 26), in order."""
 
     def copy(self) -> "_State":
-        return _State(dict(self.values), dict(self.pointers), self.present, self.position, self.retired)
+        return _State(dict(self.values), dict(self.pointers), self.present, self.position, self.retired, self.replaced)
 
 
 @dataclass
@@ -373,7 +387,28 @@ class Dynamics:
                     values[(name, player)] = v
             else:
                 values[name] = start
+        # An end replaced once (FORMAT item 26) has a flag: 0 until its replacement is used.
+        for i, end in enumerate(self.ends):
+            if end.instead is not None:
+                values[_replaced_flag(i)] = 0
+        # A payer who pays the first N times (FORMAT item 25) has a count of payments left: a
+        # component of its own, so that running out is a guard like any other (a new phase).
+        for j, step in enumerate(self.steps):
+            unless = step.unless
+            if unless is None or unless.breaks:
+                continue
+            for payer in self._payers(step):
+                policy = unless.pays_for(payer)
+                if isinstance(policy, int):
+                    values[_payments_left(j, payer)] = policy
         return _State(values, {}, tuple(self.scenario.players), 0)
+
+    def _payers(self, step: Step) -> tuple[str, ...]:
+        """Who may pay a step's payment: its ``by``, or with ``by = "target"`` the players it may target."""
+        assert step.unless is not None
+        if step.unless.by == "target":
+            return step.target.among if step.target is not None else ()
+        return (step.unless.by,)
 
     def state_of(self, values: Mapping[Component, Amount]) -> "dict[str, StateValue]":
         """Component values as a scenario state: ``{name: value}``, per-player as ``{player: value}``."""
@@ -468,15 +503,21 @@ class Dynamics:
                     return None  # a side benefit that can't be paid is skipped (FORMAT item 7)
                 kind = "forced" if step.optional else "requirement"
                 return Event(kind, st.position, what, step.by, j, app, step.times, self.state_of(st.values))
-        # 2. mul, add, set; 3. clamp
-        maps = self._maps[j]
         touched: list[Component] = []
-        targets = None
+        targets = self._targets(j, st, advance=True) if step.target is not None else None
+        # 2. payments that don't end the loop (FORMAT item 25): each payer decides, and a payment
+        # prevents the effect (with by = "target", only the payer's share).
+        spared: frozenset[str] = frozenset()
+        if step.unless is not None and not step.unless.breaks:
+            paid = self._payments(st, j, targets, touched, trace)
+            if paid and step.unless.by != "target":
+                return self._check_ends(st, j, app, touched, trace)
+            spared = frozenset(paid)
+        # 3. mul, add, set; 4. clamp
+        maps = self._maps[j]
         for name, f in maps.items():
             if name in self.per_player:
-                if targets is None:
-                    targets = self._targets(j, st, advance=True)
-                comps: list[Component] = [(name, p) for p in targets]
+                comps: list[Component] = [(name, p) for p in (targets or ()) if p not in spared]
             else:
                 comps = [name]
             for comp in comps:
@@ -501,10 +542,61 @@ class Dynamics:
                 if trace is not None:
                     trace.apply(comp, g, st.position)
                 touched.append(comp)
-        if targets is None and step.target is not None and step.target.order == "rotate":
-            self._targets(j, st, advance=True)  # the pointer moves even when no per-player value changes
-        # 4. ends, in file order, on what changed
+        # 5. ends, in file order, on what changed
         return self._check_ends(st, j, app, touched, trace)
+
+    def _payments(self, st: _State, j: int, targets: tuple[str, ...] | None, touched: list[Component], trace: _Trace | None) -> list[str]:
+        """Each payer of step ``j``'s payment decides, in order: they pay when they can and their
+        ``pays`` allows it (the first cost of ``pay_any`` they can pay).  A payment is possible when
+        every value it changes stays at or above its ``min`` (0 without one).  Returns who paid."""
+        step = self.steps[j]
+        unless = step.unless
+        assert unless is not None
+        payers = [p for p in (targets or ()) if p in st.present] if unless.by == "target" else [unless.by]
+        paid: list[str] = []
+        for payer in payers:
+            if payer not in st.present:
+                continue
+            policy = unless.pays_for(payer)
+            if policy == "never":
+                continue
+            counter = _payments_left(j, payer) if isinstance(policy, int) else None
+            if counter is not None:
+                left = holds(st.values[counter], 1, at_most=False)
+                if trace is not None:
+                    trace.guard(counter, IDENTITY, 1, False, left)
+                if not left:
+                    continue
+            chosen: list[tuple[Component, Affine]] | None = [] if not unless.costs else None
+            for cost in unless.costs:
+                changes: list[tuple[Component, Affine]] = []
+                for name, delta in cost.items():
+                    comp: Component = (name, payer) if name in self.per_player else name
+                    f = Affine(1, delta)
+                    limit = self.limits.get(name) if isinstance(comp, str) else self.entry_limits.get(name, {}).get(payer)
+                    floor = limit.min if limit is not None and limit.min is not None else 0
+                    can = holds(f.apply(st.values[comp]), floor, at_most=False)
+                    if trace is not None:
+                        trace.guard(comp, f, floor, False, can)
+                    if not can:
+                        break
+                    changes.append((comp, f))
+                else:
+                    chosen = changes
+                    break
+            if chosen is None:
+                continue  # they can't pay: the effect happens
+            for comp, f in chosen:
+                st.values[comp] = f.apply(st.values[comp])
+                if trace is not None:
+                    trace.apply(comp, f, st.position)
+                touched.append(comp)
+            if counter is not None:
+                st.values[counter] = Affine(1, -1).apply(st.values[counter])
+                if trace is not None:
+                    trace.apply(counter, Affine(1, -1), st.position)
+            paid.append(payer)
+        return paid
 
     def _check_ends(self, st: _State, j: int, app: int, touched: list[Component], trace: _Trace | None) -> Event | None:
         if not self.ends:
@@ -512,7 +604,8 @@ class Dynamics:
         touched_set = set(touched)
         losers: list[tuple[str, str]] = []
         terminal: End | None = None
-        for end in self.ends:
+        replacing: list[tuple[int, str | None]] = []
+        for index, end in enumerate(self.ends):
             if end.loses is not None and end.loses not in st.present:
                 continue  # an end that names a player who left drops out
             if self.resolution and end.loses_someone:
@@ -528,12 +621,24 @@ class Dynamics:
                     trace.guard(comp, IDENTITY, end.bound, end.at_most, hit)
                 if not hit:
                     continue
+                if end.instead is not None:
+                    whose = comp[1] if end.loses_each and isinstance(comp, tuple) else end.loses
+                    if not end.loses_each or whose == end.instead_player:
+                        flag = _replaced_flag(index)
+                        used = holds(st.values[flag], 1, at_most=False)
+                        if trace is not None:
+                            trace.guard(flag, IDENTITY, 1, False, used)
+                        if not used:
+                            replacing.append((index, whose))
+                            continue
                 if end.loses_each and isinstance(comp, tuple):
                     losers.append((comp[1], end.effect))
                 elif end.loses is not None:
                     losers.append((end.loses, end.effect))
                 elif terminal is None:
                     terminal = end
+        if replacing:
+            return self._replace(st, j, app, replacing, trace)
         if not losers and terminal is None:
             return None
         where = st.position + 1
@@ -565,6 +670,26 @@ class Dynamics:
         state = state or self.state_of(st.values)
         assert terminal is not None
         return Event("end", where, terminal.effect, None, j, app, self.steps[j].times, state)
+
+    def _replace(self, st: _State, j: int, app: int, replacing: list[tuple[int, str | None]], trace: _Trace | None) -> Event | None:
+        """FORMAT item 26: the first time an end with ``instead`` would act, its values are set
+        instead (every loss of its player at this point is replaced), and every end is checked
+        again at the same point."""
+        for index, whose in replacing:
+            end = self.ends[index]
+            assert end.instead is not None
+            flag = _replaced_flag(index)
+            st.values[flag] = 1
+            if trace is not None:
+                trace.apply(flag, Affine(0, 1), st.position)
+            for name, value in end.instead.items():
+                comp: Component = (name, end.instead_player) if name in self.per_player and end.instead_player else name
+                st.values[comp] = value
+                if trace is not None:
+                    trace.apply(comp, Affine(0, value), st.position)
+            st.replaced = st.replaced + (Replacement(st.position + 1, index, whose),)
+        again = [c for c in st.values if not _internal(c)]
+        return self._check_ends(st, j, app, again, trace)
 
     def _stranded(self, st: _State) -> int | None:
         """The first step that still happens but whose ``target`` has nobody left to affect
@@ -609,6 +734,51 @@ class Dynamics:
                 if p in entries and p not in end.exempt and met(entries[p], (end.value, p), end):
                     seen.setdefault(p, end.effect)
         return [(p, seen[p]) for p in self._order_from(active) if p in seen]
+
+    def stop_losses(self, values: Mapping[str, "StateValue"], present: Iterable[str], active: str) -> "tuple[list[tuple[str, str]], dict[str, StateValue], list[tuple[int, str | None]]]":
+        """:meth:`losses_at` with the ends replaced once (``instead``, FORMAT item 26): at the
+        resolution's stop a loss an end would cause is replaced the first time (its values set,
+        every loss of its player there replaced), and all ends are checked again.  Returns the
+        losers, the state after the replacements, and the replacements (end index, whose)."""
+        state: dict[str, StateValue] = {k: (dict(v) if isinstance(v, Mapping) else v) for k, v in values.items()}
+        present = list(present)
+        replaced: list[tuple[int, str | None]] = []
+        used: set[int] = set()
+        while True:
+            losers = self.losses_at(state, present, active)
+            lost = {p for p, _ in losers}
+            now = []
+            for index, end in enumerate(self.ends):
+                if end.instead is None or index in used or not end.loses_someone:
+                    continue
+                whose = end.instead_player if end.loses_each else end.loses
+                if whose in lost and self._meets(state, end, whose):
+                    now.append((index, whose))
+            if not now:
+                return losers, state, replaced
+            for index, whose in now:
+                end = self.ends[index]
+                assert end.instead is not None
+                used.add(index)
+                replaced.append((index, whose))
+                for name, value in end.instead.items():
+                    entry = state.get(name)
+                    if isinstance(entry, Mapping) and end.instead_player:
+                        state[name] = {**entry, end.instead_player: value}
+                    else:
+                        state[name] = value
+
+    def _meets(self, state: Mapping[str, "StateValue"], end: End, whose: str | None) -> bool:
+        """Whether ``end``'s bound holds for ``whose`` in ``state`` (a stop's state)."""
+        value = state[end.value]
+        if isinstance(value, Mapping):
+            if whose is None or whose not in value:
+                return False
+            value = value[whose]
+        if value is UNBOUNDED:
+            drift = self.drift(end.value if whose is None or end.loses is not None else (end.value, whose))
+            return drift < 0 if end.at_most else drift > 0
+        return holds(value, end.bound, end.at_most)
 
     def drift(self, comp: Component) -> int:
         """Which way a component moves without end in the loop left alone, once it goes on
@@ -672,7 +842,7 @@ class Dynamics:
                 st.retired = st.retired | {retire.pop(0)[1]}
                 length_index = 0
             if final is not UNBOUNDED and st.position >= final:
-                return Run(None, eliminations, self.state_of(st.values), st.position, present=st.present, at=st.copy())
+                return Run(None, eliminations, self.state_of(st.values), st.position, present=st.present, replaced=st.replaced, at=st.copy())
             # The next stop of the closed form: the limit, or the next set to stop before it (None: no stop).
             upto: int | None = None if final is UNBOUNDED else final
             if retire and (upto is None or retire[0][0] < upto):
@@ -737,7 +907,7 @@ class Dynamics:
                 # Nothing ever changes again: the loop goes on forever in this pattern.
                 # From the block after the one played, every block is the same map of a settled state.
                 return Run(None, eliminations, self.state_of(st.values), None, True, present=st.present,
-                           regime=(st.copy(), start.position, maps, trace, block_len))
+                           regime=(st.copy(), start.position, maps, trace, block_len), replaced=st.replaced)
             if target <= 1:
                 if flip == 1 and length_index + 1 < len(_BLOCK_LENGTHS):
                     length_index += 1
@@ -748,6 +918,7 @@ class Dynamics:
                 st.present,
                 start.position + target * block_len,
                 st.retired,
+                st.replaced,
             )
 
     def _take(self) -> list[Elimination]:
@@ -756,7 +927,7 @@ class Dynamics:
 
     def _stopped(self, event: Event, eliminations: list[Elimination], st: _State) -> Run:
         state = dict(event.state) if event.state is not None else self.state_of(st.values)
-        return Run(event, eliminations, state, event.position, present=st.present)
+        return Run(event, eliminations, state, event.position, present=st.present, replaced=st.replaced)
 
     # --- questions the rulesets ask ------------------------------------------------------------
 
@@ -815,6 +986,15 @@ class Dynamics:
             first = seen[0]
             values[comp] = first if all(_same(v, first) for v in seen) else UNBOUNDED
         return self.state_of(values)
+
+    def replacements_until(self, point: CutPoint) -> "list[tuple[CutPoint, int, str | None]]":
+        """The ends replaced once (``instead``) at or before a cut point (unbounded: ever): where,
+        which end (index in file order), whose loss."""
+        if point.unbounded or not any(e.instead is not None for e in self.ends):
+            run = self.natural
+        else:
+            run = self.run(point.iterations * self.size + point.steps)  # type: ignore[operator]
+        return [(self.point(r.position), r.end, r.player) for r in run.replaced]
 
     def eliminations_until(self, point: CutPoint) -> list[Elimination]:
         """Everyone who left at or before a cut point (an unbounded one: ever), in order."""
@@ -943,6 +1123,21 @@ class Dynamics:
         compared one cycle apart from there, the first that agrees is the repeat.
         """
         return _first_repeat(self)
+
+
+def _internal(comp: Component) -> bool:
+    """True for the engine's own bookkeeping components (payments left, replacements used)."""
+    return (comp if isinstance(comp, str) else comp[0]).startswith("#")
+
+
+def _replaced_flag(i: int) -> Component:
+    """The component that says whether end ``i``'s ``instead`` was used (0 or 1)."""
+    return f"#end {i + 1} replaced"
+
+
+def _payments_left(j: int, payer: str) -> Component:
+    """The component that counts the payments ``payer`` has left at step ``j`` (``pays = N``)."""
+    return (f"#payments of step {j + 1}", payer)
 
 
 def _same(x: Amount, y: Amount) -> bool:

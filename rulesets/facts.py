@@ -161,7 +161,7 @@ class LoopFacts:
     @cached_property
     def unless_payers(self) -> tuple[str, ...]:
         """Players who could perform some step's "unless" action, in turn order."""
-        return self.in_turn_order(s.unless.by for s in self.scenario.steps if s.unless)
+        return self.in_turn_order(s.unless.by for s in self.scenario.steps if s.unless and s.unless.breaks)
 
     def choice_steps(self, player: str, *, unless: bool = True) -> tuple[int, ...]:
         """Indexes where ``player`` can do something other than keep the loop going.
@@ -174,7 +174,7 @@ class LoopFacts:
             found = self._choice_steps[key] = tuple(
                 i
                 for i, s in enumerate(self.scenario.steps)
-                if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.by == player)
+                if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.breaks and s.unless.by == player)
             )
         return found
 
@@ -259,6 +259,18 @@ class LoopFacts:
         """FORMAT item 18: who loses, with the effect of their end, when a repetition inside one
         resolution stops at ``point`` (in turn order from the active player)."""
         return self.engine.losses_at(self.state_at(point), self.scenario.players, self.scenario.active)
+
+    def replacements_until(self, point: CutPoint | None) -> "list[tuple[CutPoint, int, str | None]]":
+        """Ends whose action was replaced once (``instead``, FORMAT item 26) up to a cut point
+        (None: the loop left alone, wherever it stops)."""
+        if not any(e.instead is not None for e in self.scenario.end_conditions):
+            return []
+        return self.engine.replacements_until(point if point is not None else CutPoint(UNBOUNDED))
+
+    def stop_losses(self, point: CutPoint) -> "tuple[list[tuple[str, str]], dict[str, StateValue], list[tuple[int, str | None]]]":
+        """:meth:`losses_at` with ends replaced once (FORMAT item 26): the losers, the state after
+        any replacement, and the replacements made (end index, whose loss)."""
+        return self.engine.stop_losses(self.state_at(point), self.scenario.players, self.scenario.active)
 
     def repeat_stop(self, player: str) -> CutPoint | None:
         """Where ``player``, attempting a non-deterministic loop, must stop because the state

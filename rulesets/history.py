@@ -17,7 +17,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Collection, Iterable
 
-from .base import Ruleset
+from .base import Ruleset, Source
 # The calendar of rule numbers, re-exported: the history of the rules speaks of it.
 from .numbers import (
     RuleNumber as RuleNumber,
@@ -182,10 +182,9 @@ def worded_on(ruleset: Ruleset, date: str) -> Ruleset:
     """``ruleset`` quoting the wording in force on ``date`` (:data:`EARLIER_WORDINGS`), or itself."""
     for wording in EARLIER_WORDINGS:
         if wording.key == ruleset.key and wording.start <= date <= wording.end:
-            from .base import Source
-
             attrs = {
                 "__doc__": f"{type(ruleset).__name__} in the words of {wording.start}.",
+                "__module__": type(ruleset).__module__,
                 "name": wording.name,
                 "effective": wording.start,
                 "sources": (Source(wording.filename),),
@@ -238,7 +237,7 @@ def as_of(rulesets: Collection[Ruleset], date: str) -> AsOf:
             undated.append(f"{ruleset.key} {number}")
         elif numbering.number != number:
             chosen[i] = ruleset.renumbered(numbering.number, numbering.since, text_numbered(numbering.number, date))
-    chosen = [worded_on(r, date) for r in chosen]
+    chosen = [worded_on(r, date).on_day(date) for r in chosen]
     if undated:
         notes.append(
             f"{numbering.describe()}: the number is not guessed, and each text is "

@@ -155,9 +155,17 @@ class Mtr2018(Cr2009Sept):
         )
         return Decision(Result.NO_SHORTCUT, point, player, stopped_by=StoppedBy.RULE if forced else None)
 
+    def read_payments(self, ctx: Settlement) -> None:
+        """MTR 4.4: loop actions identical in each iteration, so each stretch of payments is its own loop."""
+        ctx.note(
+            "MTR 4.4: “The loop actions must be identical in each iteration”; a payment made in some iterations "
+            "and not in others (a payer who runs out) makes each stretch its own loop, shortcut one after the other "
+            "with the same numbers as one run (FORMAT item 25). The payments themselves make nobody involved."
+        )
+
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """As in the CR; an "unless" effect falls to CR 729.6, which the MTR does not contradict."""
-        if any(s.unless for s in ctx.scenario.steps):
+        if any(s.unless and s.unless.breaks for s in ctx.scenario.steps):
             ctx.note(
                 f"MTR 4.4 has no rule on \u201c[X] unless [Y]\u201d effects; {self.rule('6')} applies, since the Tournament "
                 f"Rules do not contradict it ({self.rule('1c')})."

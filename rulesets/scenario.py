@@ -35,11 +35,11 @@ class Unless:
     # --- format 3 (docs/FORMAT.md "Payments and choices that don't end the loop", items 24-25) ---
     breaks: bool = True
     """False for a payment: paying prevents the effect in that application only; the loop goes on."""
-    pay: Mapping[str, int] = field(default_factory=dict)
+    pay: Mapping[str, int] = field(default_factory=dict, hash=False)
     """What paying costs the payer, by value (added: costs are negative)."""
-    pay_any: tuple[Mapping[str, int], ...] = ()
+    pay_any: tuple[Mapping[str, int], ...] = field(default=(), hash=False)
     """Alternative costs, tried in order per application (the first the payer can pay)."""
-    pays: Union[str, int, Mapping[str, Union[str, int]]] = "always"
+    pays: Union[str, int, Mapping[str, Union[str, int]]] = field(default="always", hash=False)
     """Who pays when able: ``"always"``, ``"never"``, a number N (the first N applications in which
     the payer can), or (``by = "target"``) one of those per player."""
     still_resolves: int = 0

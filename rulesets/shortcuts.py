@@ -191,7 +191,7 @@ class Cr2009(Ruleset):
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """729.6: an "unless" cost nobody pays makes its effect mandatory, not optional."""
         for step in ctx.scenario.steps:
-            if step.unless:
+            if step.unless and step.unless.breaks:
                 ctx.say(
                     self.rule("6"),
                     f"\u201c{step.does}\u201d: no player can be forced to perform \u201c{step.unless.does}\u201d; "
@@ -199,6 +199,20 @@ class Cr2009(Ruleset):
                 )
                 break
         return self.sustainers(ctx)
+
+    def read_payments(self, ctx: Settlement) -> None:
+        """A payment is a game choice the proposal states (2a); a payer who stops paying makes a
+        different game choice (2b), so each stretch of payments is its own shortcut."""
+        ctx.say(
+            self.rule("2a"),
+            "each payment that doesn't end the loop is one of the game choices the proposed shortcut states "
+            "for its payer: it makes the payer neither involved nor the loop conditional.",
+        )
+        ctx.note(
+            f"A payer who can no longer pay makes “a game choice that’s different than what’s been "
+            f"proposed” ({self.rule('2b')}): read as the end of one shortcut and the start of the next, with the "
+            "same numbers as one run of the loop (FORMAT item 25)."
+        )
 
     def read_choices(self, ctx: Settlement, choosers: tuple[str, ...]) -> None:
         """729 speaks of "game choices" throughout: a choice that keeps the loop going is one."""
@@ -222,7 +236,7 @@ class Cr2009(Ruleset):
             ctx.say(self.rule(self.draw_rule), "a loop of mandatory actions with no way to stop: the game is a draw.")
             return Decision(Result.DRAW)
         first, ties = earliest(stops, facts, facts.turn_order)
-        rule = "6" if any(s.unless and s.unless.by == first.player for s in ctx.scenario.steps) else "5"
+        rule = "6" if any(s.unless and s.unless.breaks and s.unless.by == first.player for s in ctx.scenario.steps) else "5"
         ctx.say(self.rule(rule), f"nobody can be forced to end the loop, but {first.player} chooses to break it ({ctx.means(first.player)}) {first.point.describe()}.")
         ctx.say(self.rule("2c"), f"the loop is shortcut to that point, where {first.player} makes a different choice.", quote=[self.rule("2c")])
         self.note_ties(ctx, first, ties, "the first in turn order from the active player, who receives priority first")

@@ -21,7 +21,8 @@ LIBRARY = Path(__file__).resolve().parent.parent / "comparator" / "library"
 KEYS = ["cr-2004", "cr-2008", "cr-2024", "mtr-current"]
 GOOGOL = 10**100
 OUTCOME_KEYS = ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript",
-                "ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"]
+                "ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations",
+                "after_cut", "inner", "inner_results", "part", "parts"]
 
 GOOD = """\
 title = "Gain and lose flying"

@@ -496,7 +496,8 @@ set = { flying = false }
 def test_the_outcome_fields_are_defined_once_in_the_documented_order():
     out = settle("cr-2004", DOUBLING.format(intent=2))
     assert list(out.to_json()) == [f.name for f in OUTCOME_FIELDS]
-    assert list(out.to_json())[-5:] == ["ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"]
+    assert list(out.to_json())[-10:-5] == ["ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"]
+    assert list(out.to_json())[-5:] == ["after_cut", "inner", "inner_results", "part", "parts"]
 
 
 def test_the_loader_accepts_exactly_the_expectable_fields():

@@ -152,8 +152,8 @@ def test_eras_must_be_known_ruleset_keys(eras, message):
 def test_simplified_is_text_and_card_stays_reserved_for_format_3():
     assert any("'simplified': expected a string" in e for e in refused("simplified = true\n" + LOOP))
     assert any("'simplified': must not be empty" in e for e in refused('simplified = " "\n' + LOOP))
-    # [[card]] is format 3's (name, oracle_from, printed): not a metadata key here.
-    assert any("'card': unknown key" in e for e in refused(LOOP + '[[card]]\nname = "Time Vault"\n'))
+    # [[card]] is format 3's (name, oracle_from, printed): not a metadata key of format 1 or 2.
+    assert any("'card': 'card' is format 3" in e for e in refused(LOOP + '[[card]]\nname = "Time Vault"\n'))
     assert any("'oracle': expected [[oracle]] tables" in e for e in refused('oracle = "Pestermite"\n' + LOOP))
 
 

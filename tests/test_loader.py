@@ -138,9 +138,9 @@ BAD = [
     ("empty step list", 'title = "T"\nplayers = ["Alice", "Bob"]\nstep = []\n', ["'step'", "one or more"]),
     ("step missing by", doc().replace('by = "Bob"\n', ""), ["step 2", "'by'", "required"]),
     ("step missing does", doc().replace("does = \"activates '{0}: gains flying'\"\n", ""), ["step 1", "'does'", "required"]),
-    ("format 3", doc(top="format = 3"), ["'format'", "3", "1 and 2 are the versions"]),
-    ("format as a string", doc(top='format = "1"'), ["'format'", "'1'", "1 and 2 are the versions"]),
-    ("format true", doc(top="format = true"), ["'format'", "1 and 2 are the versions"]),
+    ("format 4", doc(top="format = 4"), ["'format'", "4", "1, 2 and 3 are the versions"]),
+    ("format as a string", doc(top='format = "1"'), ["'format'", "'1'", "1, 2 and 3 are the versions"]),
+    ("format true", doc(top="format = true"), ["'format'", "1, 2 and 3 are the versions"]),
     # --- expectations -----------------------------------------------------------------------------
     ("unknown ruleset in [expect]", doc(tail='[expect.cr-1999]\nresult = "shortcut"'), ["[expect.cr-1999]", "unknown ruleset", "'cr-1999'", "cr-2004, cr-2005, cr-2008", "cr-2024, mtr-current"]),
     ("unknown result in [expect]", doc(tail='[expect.cr-2004]\nresult = "win"'), ["[expect.cr-2004]", "result", "shortcut", "'win'"]),

@@ -74,15 +74,15 @@ def test_the_active_player_is_one_of_the_players():
 def test_format_2_written_as_a_decimal_is_refused_once_and_read_as_format_2():
     error = refused(text(["Alice", "Bob"], top="format = 2.0", step="times = 2"))
     assert [e.one_line() for e in error.errors] == [
-        "case.toml: line 1: 'format': unsupported format (a decimal number (2.0)); 1 and 2 are the versions",
+        "case.toml: line 1: 'format': unsupported format (a decimal number (2.0)); 1, 2 and 3 are the versions",
     ]
 
 
-@pytest.mark.parametrize("value, kind", [("3", "the number 3"), ('"2"', "the string '2'"), ("true", "a boolean (true)")])
+@pytest.mark.parametrize("value, kind", [("4", "the number 4"), ('"2"', "the string '2'"), ("true", "a boolean (true)")])
 def test_another_unsupported_format_is_read_as_format_1(value, kind):
     error = refused(text(["Alice", "Bob"], top=f"format = {value}", step="times = 2"))
     assert [e.one_line() for e in error.errors] == [
-        f"case.toml: line 1: 'format': unsupported format ({kind}); 1 and 2 are the versions",
+        f"case.toml: line 1: 'format': unsupported format ({kind}); 1, 2 and 3 are the versions",
         "case.toml: line 9: step 1: 'times': 'times' is format 2: add 'format = 2' at the top of the file",
     ]
 

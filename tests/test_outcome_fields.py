@@ -43,7 +43,8 @@ def test_a_field_shows_its_neutral_value_unless_it_says_otherwise():
     assert not plain_field.hide_neutral and plain_field.neutral is None
     assert not FIELDS_BY_NAME["result"].hide_neutral and not FIELDS_BY_NAME["stopped_by"].hide_neutral
     hidden = {f for f, spec in FIELDS_BY_NAME.items() if spec.hide_neutral}
-    assert hidden == {"ended_by", "eliminated", "ends_early_if", "expected_iterations"}
+    assert hidden == {"ended_by", "eliminated", "ends_early_if", "expected_iterations", "after_cut", "inner", "inner_results", "part", "parts"}
+    assert FIELDS_BY_NAME["after_cut"].neutral == 0 and FIELDS_BY_NAME["parts"].neutral == [] and FIELDS_BY_NAME["inner_results"].neutral == {}
     assert FIELDS_BY_NAME["eliminated"].neutral == []
 
 

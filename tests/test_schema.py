@@ -55,7 +55,7 @@ MUTATIONS = {
     "optional as text": lambda d: d["step"][0].__setitem__("optional", "yes"),
     "state as text": lambda d: d.__setitem__("state", {"x": "lots"}),
     "state as a float": lambda d: d.__setitem__("state", {"x": 1.5}),
-    "format 3": lambda d: d.__setitem__("format", 3),
+    "format 4": lambda d: d.__setitem__("format", 4),
     "format 2 key in format 1": lambda d: d["step"][0].__setitem__("times", 2),
     "infinite intent": lambda d: d.__setitem__("intent", {d["players"][0]: "infinite"}),
     "negative intent": lambda d: d.__setitem__("intent", {d["players"][0]: -1}),
