@@ -1249,13 +1249,13 @@ class _Parser:
         if name == "parts":
             if not isinstance(value, list):
                 self.fail(where, f"expected a list of tables of outcome fields, one per part, got {_kind(value)}")
-            parts: list[dict[str, Any]] = []
+            outcomes: list[dict[str, Any]] = []
             for i, part in enumerate(value):
                 here = f"{field} item {i + 1}"
                 t = self.table(part, _at(section, here))
                 self.keys(t, _EXPECT_KEYS_1 - {"parts"}, section, here)
-                parts.append({k: self.expected(k, v, scenario, section, f"{here}.{k}") for k, v in t.items()})
-            return parts
+                outcomes.append({k: self.expected(k, v, scenario, section, f"{here}.{k}") for k, v in t.items()})
+            return outcomes
         if name == "eliminated":
             if not isinstance(value, list):
                 self.fail(where, f"expected a list of {{player, iterations, steps}} tables, got {_kind(value)}")
