@@ -395,12 +395,16 @@ def timeout_option(command: Decorated) -> Decorated:
 
 def _compared(run: Callable[[ScenarioFile, Sequence[Ruleset]], Comparison], sf: ScenarioFile, rulesets: Sequence[Ruleset]) -> Comparison:
     """``run(sf, rulesets)`` within ``--timeout`` (a refusal naming the file when it passes)."""
+    from loopcompare.rulesets.values import Unsettleable  # start-up: the rulesets load only when a command settles
+
     seconds = click.get_current_context().meta.get("loopcompare.timeout")
     try:
         with deadline(seconds):
             return run(sf, rulesets)
     except DeadlinePassed:
         raise InputError(f"{sf.file}: settling took more than {seconds:g} s (--timeout); nothing was written") from None
+    except Unsettleable as exc:
+        raise InputError(f"{sf.file}: {exc}") from None
 
 
 def plugin_timeout_option(command: Decorated) -> Decorated:

@@ -62,6 +62,13 @@ class Comparison:
             keys = [r.key for r in self.rulesets] if f == "result" else settled
             if len({_hashable(self.outcomes[k].value(f)) for k in keys}) > 1:
                 out.append(f)
+        # FORMAT item 30: each part compared among the rulesets that reached it ("parts[K].FIELD", K from 0).
+        deepest = max((len(self.outcomes[k].parts) for k in settled), default=0)
+        for index in range(deepest):
+            reached = [self.outcomes[k].parts[index] for k in settled if len(self.outcomes[k].parts) > index]
+            for f in self.fields:
+                if len({_hashable(o.value(f)) for o in reached}) > 1:
+                    out.append(f"parts[{index}].{f}")
         return tuple(out)
 
     def to_json(self) -> dict[str, Any]:

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import ClassVar, Iterable, Mapping, Sequence, Sized
+from typing import Any, ClassVar, Iterable, Mapping, Sequence, Sized
 
 import dataclasses
 from fractions import Fraction
@@ -33,7 +33,7 @@ from .dynamics import Event as DynEvent
 from .facts import LoopFacts, facts_of
 from .numbers import number_today
 from .scenario import EndsLoop, Goal, Intent, Scenario
-from .values import UNBOUNDED, Count, CutPoint
+from .values import UNBOUNDED, Count, CutPoint, Unsettleable
 
 #: The 2004 and 2008 Comprehensive Rules on mana abilities and priority (FORMAT, "The stack and
 #: priority"): the sources hold no text of them, so they are cited by the numbers the spec gives.
@@ -530,6 +530,8 @@ class Ruleset:
         A loop outside what the closed form can settle (values too irregular or astronomically
         far from their bounds, see :mod:`.dynamics`) is ``unspecified``, with a note saying why.
         """
+        if scenario.parts:
+            return self._settle_parts(scenario)
         since = scenario.exists_since
         if since and (self.ended_before(since) or (self.as_of_day and self.as_of_day < since)):
             return self.not_applicable(scenario, since)
@@ -563,6 +565,24 @@ class Ruleset:
                 f"A replacement effect acts once {point.describe()}: instead of {what}, {values} (FORMAT item 26). "
                 "It is game mechanics, the same in every era where the card exists; afterwards that end acts normally."
             )
+
+    def _settle_parts(self, scenario: Scenario) -> Outcome:
+        """FORMAT item 30: the file's loops one after another (``[[then]]``), each from the state
+        the previous one reached, among the players still in the game, in the turn where it
+        stopped.  A part is reached while the game goes on after the previous one (a cut, or an
+        end with two or more players left); the top fields are the last reached part's."""
+        outcomes: list[Outcome] = []
+        current = dataclasses.replace(scenario, parts=())
+        unknown: frozenset[str] = frozenset()
+        for k, part in enumerate(scenario.parts, start=2):
+            outcomes.append(_unknown(self.settle(current), unknown))
+            if not _reaches_next(outcomes[-1], current):
+                break
+            dated = dataclasses.replace(part, exists_from=scenario.exists_from, because=scenario.because, cards=scenario.cards)
+            current, unknown = _next_part(current, outcomes[-1], dated, k, unknown)
+        else:
+            outcomes.append(_unknown(self.settle(current), unknown))
+        return dataclasses.replace(outcomes[-1], part=len(outcomes), parts=tuple(outcomes))
 
     def ended_before(self, day: str) -> bool:
         """True when this text's last day in force is known and comes before ``day`` (YYYY-MM-DD):
@@ -1450,3 +1470,61 @@ class Ruleset:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.key}>"
+
+
+def _reaches_next(out: Outcome, scenario: Scenario) -> bool:
+    """Whether the game goes on after a part, so the next one is played (FORMAT item 30)."""
+    left = len(scenario.players) - len({e.player for e in out.eliminated})
+    if out.result is Result.SHORTCUT:
+        return left >= 2
+    if out.result is Result.ENDS:
+        return left >= 2
+    if out.result is Result.NO_SHORTCUT:
+        return out.iterations is not None and left >= 2
+    return False
+
+
+def _unknown(out: Outcome, names: frozenset[str]) -> Outcome:
+    """A part's outcome with the values a random part before it changed shown as ``"random"``."""
+    if not names:
+        return out
+    state = {k: ("random" if k in names else v) for k, v in out.state.items()}
+    return dataclasses.replace(out, state=state)  # type: ignore[arg-type]  # "random": FORMAT item 30
+
+
+def _next_part(previous: Scenario, out: Outcome, part: Scenario, number: int, unknown: frozenset[str]) -> tuple[Scenario, frozenset[str]]:
+    """The next part as it is played: the players still in the game, the state the previous part
+    reached, the turn it stopped in.  After a random stop (no fixed length) the part is played
+    only if nothing it reads was changed by the random part, else :class:`Unsettleable`."""
+    gone = {e.player for e in out.eliminated}
+    players = tuple(p for p in previous.players if p not in gone)
+    state: dict[str, Any] = {}
+    for name, value in out.state.items():
+        state[name] = dict(value) if isinstance(value, Mapping) else value
+    for name in unknown:
+        state[name] = previous.state[name]  # not known: the part may not read it (below)
+    changed = set(unknown)
+    if out.iterations is None and out.result is Result.ENDS:
+        changed |= {n for s in previous.steps for n in (*s.add, *s.mul, *s.set)}
+    if changed:
+        read = {n for s in part.steps for n in s.requires}
+        read |= {e.value for e in part.end_conditions}
+        read |= {i.until.value for i in part.intents.values() if i.until is not None}
+        read |= {n for s in part.steps if s.unless is not None for c in s.unless.costs for n in c}
+        clash = sorted(changed & read)
+        if clash:
+            raise Unsettleable(
+                f"then {number - 1}",
+                f"a part before it stops at random (no fixed length), and this part reads {', '.join(clash)}, which that part "
+                "changed: its values there are not known, so this part can't be settled (FORMAT item 30)",
+            )
+    unknown = frozenset(changed)
+    active = previous.active
+    if isinstance(out.iterations, int):
+        active = facts_of(previous).turn_at(CutPoint(out.iterations, out.steps))
+    if active not in players:
+        order = previous.players
+        i = order.index(active)
+        active = next(p for p in order[i + 1 :] + order[:i] if p in players)
+    intents = {p: i for p, i in part.intents.items() if p in players}
+    return dataclasses.replace(part, players=players, active=active, state=state, intents=intents), unknown

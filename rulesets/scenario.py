@@ -331,6 +331,9 @@ class Scenario:
     """Why it didn't exist before (``[loop] because``)."""
     cards: tuple[Card, ...] = ()
     """The ``[[card]]`` tables: cards whose Oracle text of a date the loop needs."""
+    parts: tuple["Scenario", ...] = ()
+    """The ``[[then]]`` parts: loops played after this one, each from where the previous stopped
+    (FORMAT item 30); each has this file's players and values, and its own steps and intents."""
 
     @property
     def exists_since(self) -> str:

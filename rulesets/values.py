@@ -64,3 +64,13 @@ class CutPoint:
         if self.steps == 0:
             return f"after {n} iteration{plural}"
         return f"after {n} iteration{plural} and {self.steps} step{'s' if self.steps != 1 else ''}"
+
+
+class Unsettleable(ValueError):
+    """A file the engine can't settle exactly (docs/FORMAT.md items 28-30): the command refuses it,
+    exit status 2, naming the file and ``where`` (the part, step or key), never a guess."""
+
+    def __init__(self, where: str, message: str) -> None:
+        super().__init__(f"{where}: {message}" if where else message)
+        self.where = where
+        self.message = message
