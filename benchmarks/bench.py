@@ -192,6 +192,23 @@ def selvala_loop(number: int):
 _SELVALA: list = []
 
 
+def stack_loop(number: int):
+    """Format 3 (FORMAT items 23-24): a mana ability (priority = false) in a doubling loop, and a
+    breaker whose point moves past it and who leaves both steps on the stack to resolve."""
+    from loopcompare.rulesets.scenario import Breaker, Intent, Scenario, Step
+
+    steps = (
+        Step("Alice", "taps a land for mana", optional=True, priority=False, add={"mana": 1}),
+        Step("Alice", "copies every token", optional=True, mul={"tokens": 2}, add={"mana": -1}),
+        Step("Alice", "a trigger untaps the land"),
+    )
+    return Scenario(
+        "stack", ("Alice", "Bob"), steps, state={"tokens": 3, "mana": 0},
+        breakers=(Breaker("Bob", "destroys the land in response", still_resolves=2),),
+        intents={"Alice": Intent(), "Bob": Intent(number, 1)}, format=3,
+    )
+
+
 def _cpu_seconds() -> float:
     """User + system CPU time of this process and its finished children (the atlas's workers)."""
     import resource
@@ -274,6 +291,17 @@ def main() -> None:
             return [r.settle(scenario) for r in registry().rulesets]
 
         elapsed = best_of(lambda: [settle_selvala() for _ in range(50)], repeat=9) / 50
+        base = base or elapsed
+        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
+
+    print("\nsettling one format 3 stack loop (a moved point, two steps after the cut; all rulesets), by the size of the intent:")
+    base = None
+    for label, number in (("3", 3), ("10^6", 10**6), ("10^100", 10**100)):
+        def settle_stack():
+            scenario = stack_loop(number)
+            return [r.settle(scenario) for r in registry().rulesets]
+
+        elapsed = best_of(lambda: [settle_stack() for _ in range(50)]) / 50
         base = base or elapsed
         print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
 

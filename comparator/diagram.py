@@ -76,6 +76,8 @@ class Cut:
     shape: int
     leaves: str = ""
     """For a format 2 elimination instead of a cut: the player who leaves the game here."""
+    after: int = 0
+    """Format 3 (FORMAT item 24): loop steps that still resolve after the cut (``after_cut``)."""
 
     @property
     def names(self) -> str:
@@ -89,7 +91,10 @@ class Cut:
         if self.leaves:
             return f"{self.leaves} leaves the game: {where}"
         text = where if self.result == "shortcut" else f"{self.result.replace('_', ' ')}, {where}"
-        return text + (f", {self.deviates} deviates" if self.deviates else "")
+        text += f", {self.deviates} deviates" if self.deviates else ""
+        if self.after:
+            text += f", then {self.after} step{'' if self.after == 1 else 's'} still resolve{'s' if self.after == 1 else ''}"
+        return text
 
     @property
     def label(self) -> str:
@@ -137,24 +142,24 @@ def build(comparison: Comparison) -> Diagram:
     for i, step in enumerate(sc.steps, 1):
         steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), step_kind(step), step_effect(step), step_exits(step)))
     ends = _ends(sc)
-    groups: dict[tuple[str, str, int, str, str], list[str]] = {}
+    groups: dict[tuple[str, str, int, str, str, int], list[str]] = {}
     uncut: list[tuple[str, str]] = []
     for ruleset in comparison.rulesets:
         out = comparison.outcomes[ruleset.key]
         # Format 2: players who leave the game mid-loop are marked where they leave (an "x").
         for gone in getattr(out, "eliminated", ()):
             if gone.iterations is not None:
-                key = ("", show(gone.iterations), gone.steps % len(steps), "", gone.player)
+                key = ("", show(gone.iterations), gone.steps % len(steps), "", gone.player, 0)
                 groups.setdefault(key, []).append(ruleset.name)
         if out.iterations is None:
             uncut.append((ruleset.name, out.result.value.replace("_", " ")))
             continue
-        key = (out.result.value, show(out.iterations), out.steps % len(steps), out.deviates or "", "")
+        key = (out.result.value, show(out.iterations), out.steps % len(steps), out.deviates or "", "", getattr(out, "after_cut", 0))
         groups.setdefault(key, []).append(ruleset.name)
     cuts: list[Cut] = []
     marks = 0
-    for (result, iterations, k, deviates, leaves), names in groups.items():
-        cuts.append(Cut(tuple(names), result, iterations, k, deviates, -1 if leaves else marks, leaves))
+    for (result, iterations, k, deviates, leaves, after), names in groups.items():
+        cuts.append(Cut(tuple(names), result, iterations, k, deviates, -1 if leaves else marks, leaves, after))
         marks += not leaves
     return Diagram(sc.title, tuple(steps), tuple((b.by, b.does) for b in sc.breakers), ends, tuple(cuts), tuple(uncut))
 

@@ -35,7 +35,7 @@ from loopcompare.rulesets.registry import UnknownRuleset, registry
 from loopcompare.rulesets.linear import Amount, AmountError, parse_amount
 from loopcompare.rulesets.scenario import Card, End, EndsLoop, Goal, Limits, Target
 
-from . import metadata
+from . import metadata, stack_checks
 from .controls import visible
 
 #: Bounds that keep loading and settling cheap whatever the input (see docs/SCENARIOS.md, "Limits").
@@ -1198,6 +1198,7 @@ class Parser:
                 if _holds_at_start(scenario, end):
                     self.record(_at(f"end {i + 1}", "when"), f"already holds before the first step ({end.value} starts at {_start_text(scenario.state[end.value])}); the loop would never start")
         self.floors(scenario)
+        stack_checks.check(self, scenario)  # format 3: priority = false (FORMAT item 23)
 
     def has_point(self, scenario: Scenario, player: str) -> bool:
         """docs/FORMAT.md item 7: an optional step that sustains, a choice, an 'unless' to pay, or a breaker.

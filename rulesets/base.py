@@ -27,12 +27,26 @@ from fractions import Fraction
 from . import texts
 from .bignum import TooLarge
 from .outcome import Elimination, Iterations, Outcome, Result, StateValue, StoppedBy
+from .dynamics import AfterCut as DynAfterCut
 from .dynamics import Elimination as DynElimination
 from .dynamics import Event as DynEvent
 from .facts import LoopFacts, facts_of
 from .numbers import number_today
 from .scenario import EndsLoop, Goal, Intent, Scenario
 from .values import UNBOUNDED, Count, CutPoint, Unsettleable
+
+#: The 2004 and 2008 Comprehensive Rules on mana abilities and priority (FORMAT, "The stack and
+#: priority"): the sources hold no text of them, so they are cited by the numbers the spec gives.
+MANA_RULES_421 = (
+    "mana abilities don't use the stack and can't be responded to, CR 406.4 and 411.1 of 2004 and 2008, and the "
+    "player who plays one keeps priority, CR 408.2e, cited as docs/FORMAT.md numbers them: the sources hold no text "
+    "of those rules, so nothing of them is quoted"
+)
+#: The 2004 and 2008 rule that an ability on the stack is independent of its source (FORMAT item 24).
+STACK_RULE_421 = (
+    "an ability on the stack exists independently of its source: CR 402.6 of 2004 and 2008, cited as docs/FORMAT.md "
+    "numbers it (the sources hold no text of it)"
+)
 
 
 @dataclass(frozen=True)
@@ -336,6 +350,23 @@ def _counted(point: CutPoint) -> tuple[Count, int]:
     return point.iterations, point.steps
 
 
+def _quoted(text: str) -> str:
+    return f"\u201c{text}\u201d"
+
+
+def _with_after_cut(outcome: Outcome, facts: LoopFacts, after: "DynAfterCut | None") -> Outcome:
+    """The outcome with the steps performed after the cut (FORMAT item 24): ``after_cut``, the state
+    they leave, and the players they eliminate, each at the after-cut step's own position."""
+    if after is None:
+        return outcome
+    return dataclasses.replace(
+        outcome,
+        after_cut=after.performed,
+        state=after.state,
+        eliminated=outcome.eliminated + _left(facts, after.eliminations),
+    )
+
+
 def _resolve_goals(scenario: Scenario) -> tuple[Scenario, list[tuple[str, Goal, int | None]]]:
     """Goals turned into counts in closed form (FORMAT item 13): the scenario with the counts,
     and (player, goal, count or None) for each goal, for the transcript."""
@@ -603,8 +634,10 @@ class Ruleset:
             replaced = ctx.facts.replacements_until(decision.point)
             if replaced:
                 self.say_replaced(ctx, replaced)
+        decision, after = self.after_the_cut(ctx, decision)
+        self.priority_notes(ctx, decision)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
-        return ctx.outcome(decision)
+        return _with_after_cut(ctx.outcome(decision), ctx.facts, after)
 
     def _procedure(self, ctx: "Settlement", gone: frozenset[str] = frozenset()) -> Decision:
         """The era's loop procedure among the players involved, leaving out those in ``gone``
@@ -619,6 +652,7 @@ class Ruleset:
             decision = self.independent(ctx, involved)
         else:
             decision = self.dependent(ctx, involved)
+        decision = self.moved_cut(ctx, decision)
         decision = self.requirement_cap(ctx, decision)
         return self.run_to_end(ctx, decision, before)
 
@@ -980,6 +1014,152 @@ class Ruleset:
                 "their step; reading taken: the loop stops there."
             )
         return Decision(Result.SHORTCUT, forced, stop.player, stopped_by=StoppedBy.REQUIREMENT)
+
+    # --- format 3: the stack and priority (FORMAT items 23-24; the same in every era, cited in each) ---
+
+    def priority_reading(self) -> str:
+        """The note on where a player can act (FORMAT item 23), in this text's terms and citations."""
+        return (
+            "Reading taken (FORMAT item 23): a player can act only where they receive priority; right after a mana "
+            "ability or a special action (priority = false) only its controller can."
+        )
+
+    def stack_reading(self) -> str:
+        """Why steps already on the stack still resolve after a response (FORMAT item 24), cited in this text's terms."""
+        return "an ability on the stack exists independently of its source"
+
+    def priority_rule(self) -> str:
+        """The rule cited where a point moves to the next place where a player can act (FORMAT item 23)."""
+        return self.loop_rule
+
+    def moved_cut(self, ctx: "Settlement", decision: Decision) -> Decision:
+        """FORMAT item 23: a cut right after another player's priority-free step moves to right after
+        the first later step after which players receive priority; the transcript says where it was
+        written and where it moved.  (Players' own points are moved by :meth:`LoopFacts.meant_point`;
+        here the cut a procedure put there itself, as 421.3's last word or 729.3's forced stop.)"""
+        facts = ctx.facts
+        point, who = decision.point, decision.deviates
+        if not facts.priority_free or point is None or who is None or decision.counts is not None:
+            return decision
+        move = facts.move_of(who)
+        if move is not None and move[1] == point:
+            self._say_moved(ctx, who, move[0], point)
+            return decision
+        moved = facts.moved(point, who)
+        if moved == point:
+            return decision
+        if moved is None:
+            ctx.note(
+                f"{who}'s stop {point.describe()} comes right after a step after which nobody but its controller can act "
+                "(priority = false), and no step of the loop gives players priority; the cut is left where the procedure puts it."
+            )
+            return decision
+        self._say_moved(ctx, who, point, moved)
+        return dataclasses.replace(decision, point=moved)
+
+    def _say_moved(self, ctx: "Settlement", who: str, written: CutPoint, moved: CutPoint) -> None:
+        steps = ctx.scenario.steps
+        free = steps[(written.steps - 1) % len(steps)]
+        later = steps[(moved.steps - 1) % len(steps)]
+        rule = self.priority_rule()
+        ctx.say(
+            rule,
+            f"{who}'s point, written {written.describe()}, comes right after \u201c{free.does}\u201d, after which nobody but "
+            f"{free.by} can act (priority = false): it moves to {moved.describe()}, right after \u201c{later.does}\u201d, the "
+            "first later step after which players receive priority.",
+            quote=rule,
+        )
+        ctx.note(self.priority_reading())
+
+    def priority_notes(self, ctx: "Settlement", decision: Decision) -> None:
+        """FORMAT item 23: a moved point that comes only after the loop's own cut is not a cut; the
+        loop's cut stands and that player acts after the loop.  Where any point moved, the reading."""
+        facts = ctx.facts
+        if not facts.priority_free:
+            return
+        cut = decision.point
+        moved_any = False
+        for player in facts.turn_order:
+            move = facts.move_of(player)
+            if move is None:
+                continue
+            moved_any = True
+            written, moved = move
+            if player == decision.deviates or (cut is not None and facts.before(cut, written)):
+                continue
+            if moved is None or cut is None or facts.before(cut, moved):
+                where = "only after the loop" if moved is None else moved.describe()
+                ctx.note(
+                    f"{player}'s point, written {written.describe()}, comes right after a step after which nobody but its "
+                    f"controller can act (priority = false); {player} could first act {where}, after the loop's own cut, "
+                    f"which stands: {player} acts after the loop (FORMAT item 23)."
+                )
+        if moved_any:
+            ctx.note(self.priority_reading())
+
+    def after_the_cut(self, ctx: "Settlement", decision: Decision) -> "tuple[Decision, DynAfterCut | None]":
+        """FORMAT item 24: a response with ``still_resolves = N`` leaves the next N loop steps on the
+        stack, and they still resolve after the cut: performed as in the loop, their effects reach
+        the state, ends and eliminations.  The cut, ``deviates``, the last word and ``stopped_by`` stay
+        the response's; when those steps end the game, the result is ``ends`` (or ``draw``)."""
+        facts = ctx.facts
+        point, who = decision.point, decision.deviates
+        engine = facts.dynamics
+        if (
+            engine is None or who is None or point is None or point.unbounded or decision.counts is not None
+            or decision.result not in (Result.SHORTCUT, Result.NO_SHORTCUT)
+        ):
+            return decision, None
+        steps = ctx.scenario.steps
+        at = facts.position(point)
+        here = steps[point.steps]
+        unless = here.unless
+        paid = unless is not None and unless.by == who and unless.breaks
+        if unless is not None and paid:
+            count, start, words = unless.still_resolves, at + 1, f"pays \u201c{unless.does}\u201d"
+        elif facts.sustaining(here) and here.by == who:
+            return decision, None  # they stop by not taking their own step: nothing is on the stack
+        else:
+            breaker = next((b for b in ctx.scenario.breakers if b.by == who), None)
+            if breaker is None:
+                return decision, None
+            count, start, words = breaker.still_resolves, at, f"\u201c{breaker.does}\u201d"
+        if not count:
+            return decision, None
+        after = engine.after_cut(at, count, facts.halts_after_cut(facts.point(start), count), paid=paid)
+        rule = self.loop_rule
+        shown = [steps[p % len(steps)].does for p in range(start, start + after.performed)]
+        ctx.say(
+            rule,
+            f"{who} responds ({words}); {count} loop step{'s' if count != 1 else ''} already on the stack still "
+            f"resolve{'s' if count == 1 else ''} after the cut"
+            + (f": {listing(_quoted(d) for d in shown)}." if shown else ", but none is performed."),
+            quote=self.loop_quote(),
+        )
+        ctx.note(
+            f"Reading taken (FORMAT item 24): a response leaves what is already on the stack, and it still resolves "
+            f"({self.stack_reading()}). The cut, the player who deviates and the last word are the response's; the "
+            f"{after.performed} step{'s' if after.performed != 1 else ''} performed after it {'reach' if after.performed != 1 else 'reaches'} the state (after_cut)."
+        )
+        if after.halted:
+            stopped = steps[(start + after.performed) % len(steps)]
+            ctx.note(f"\u201c{stopped.does}\u201d is where its player's own point falls: neither it nor the steps after it are performed.")
+        for e in after.eliminations:
+            ctx.note(f"{e.player} loses the game after the cut, {facts.point(e.position).describe()} ({e.effect}), and leaves it (CR 800.4a, \u201cMultiplayer Rules\u201d, cited by title).")
+        stop = after.stop
+        if stop is None:
+            return decision, after
+        where = facts.point(stop.position).describe()
+        if stop.kind in ("requirement", "forced"):
+            ctx.note(f"After the cut, \u201c{stop.effect}\u201d can't be performed {where}: the steps after the cut stop there.")
+            return decision, after
+        if stop.kind in ("gameover", "draw"):
+            what = ctx.stop_words(stop)
+            ctx.say(rule, f"after the cut, {what}, {where}: the game is over.", quote=self.loop_quote())
+            result = Result.DRAW if stop.kind == "draw" else Result.ENDS
+            return dataclasses.replace(decision, result=result, ended_by=stop.effect or None), after
+        ctx.note(f"After the cut, the loop's end is reached {where} ({ctx.stop_words(stop)}); the steps after the cut stop there.")
+        return decision, after
 
     # --- hooks: the "no special rule" defaults ------------------------------------------------------
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import ClassVar, Iterable, Mapping
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
+from .base import MANA_RULES_421, STACK_RULE_421, Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
 from .values import UNBOUNDED, Count, CutPoint, higher
 
@@ -54,6 +54,22 @@ class Cr2004(Ruleset):
     )
 
     # --- hooks ----------------------------------------------------------------------------------
+
+    def priority_rule(self) -> str:
+        """421.2: the loop repeats "until another player intervenes"."""
+        return "421.2"
+
+    def priority_reading(self) -> str:
+        """421.2's intervening, read as where a player may act (FORMAT item 23)."""
+        other = "the other player" if self.two_player_text else "another player"
+        return (
+            f"421.2 has the loop repeat \u201cuntil {other} intervenes\u201d. Reading taken (FORMAT item 23), the same for "
+            "every loop: a player intervenes only where they may act, not right after another player's mana ability or "
+            f"special action (priority = false), which nobody can respond to ({MANA_RULES_421})."
+        )
+
+    def stack_reading(self) -> str:
+        return STACK_RULE_421
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """Rule 421 restricts nothing; where the scenario raises a question it is silent on, say so."""

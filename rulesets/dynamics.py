@@ -277,6 +277,26 @@ class Run:
     """When ``forever``: how every block from then on repeats (:data:`Regime`)."""
     replaced: tuple[Replacement, ...] = ()
     """The replacements (``instead``) made on the way, in order."""
+    at: "_State | None" = None
+    """When the run reached its limit: the engine's own state there (rotation pointers and all),
+    from which steps after a cut are played (:meth:`Dynamics.after_cut`)."""
+
+
+@dataclass(frozen=True)
+class AfterCut:
+    """FORMAT item 24: the loop steps performed after a cut because they were on the stack.
+
+    ``performed`` counts the positions passed (a step whose controller has left is passed too);
+    ``stop`` is the event that ended them early (an end, the game over, a failed requirement),
+    ``halted`` is set when a step's controller's own point fell there (it and the rest are not
+    performed); ``eliminations`` are the players who left among them; ``state`` the values after.
+    """
+
+    performed: int
+    stop: Event | None
+    halted: bool
+    eliminations: tuple[Elimination, ...]
+    state: "dict[str, StateValue]"
 
 
 @dataclass
@@ -860,7 +880,7 @@ class Dynamics:
                 st.retired = st.retired | {retire.pop(0)[1]}
                 length_index = 0
             if final is not UNBOUNDED and st.position >= final:
-                return Run(None, eliminations, self.state_of(st.values), st.position, present=st.present, replaced=st.replaced)
+                return Run(None, eliminations, self.state_of(st.values), st.position, present=st.present, replaced=st.replaced, at=st.copy())
             # The next stop of the closed form: the limit, or the next set to stop before it (None: no stop).
             upto: int | None = None if final is UNBOUNDED else final
             if retire and (upto is None or retire[0][0] < upto):
@@ -1065,6 +1085,43 @@ class Dynamics:
         if following is None:
             raise AssertionError("an involved player has a choice every iteration")
         return following
+
+    def after_cut(self, position: int, count: int, halts: frozenset[int] = frozenset(), *, paid: bool = False) -> AfterCut:
+        """FORMAT item 24: perform the ``count`` loop steps that follow the cut at ``position``, in
+        file order, as in the loop (requirements, effects, clamps, ends, players leaving), from the
+        closed-form state at the cut: at most one iteration's steps, never one per iteration.
+
+        A step at a position in ``halts`` is not performed, nor any after it (its controller's own
+        point falls there); a failed requirement ends them too; an end, the game over or a draw
+        ends them after the step that reached it.  ``paid``: the step at the cut is an "unless"
+        its payer has paid: its effect doesn't happen, and the ``count`` steps are those after it.
+        """
+        run = self.run(position)
+        if run.at is None:
+            raise AssertionError("steps after a cut are played only from a cut the loop reaches")
+        st = run.at.copy()
+        if paid:
+            st.position += 1
+        self._pending = []
+        left: list[Elimination] = []
+        performed = 0
+        stop: Event | None = None
+        halted = False
+        while performed < min(count, self.size):
+            if st.position in halts:
+                halted = True
+                break
+            event = self._play(st, st.position + 1, None, None)
+            left += self._take()
+            if event is None or event.kind == "elimination":
+                performed += 1
+                continue
+            stop = event
+            if event.kind not in ("requirement", "forced"):
+                performed += 1  # the step that reached the end was performed
+            break
+        state = dict(stop.state) if stop is not None and stop.state is not None else self.state_of(st.values)
+        return AfterCut(performed, stop, halted, tuple(left), state)
 
     # --- independent sets ----------------------------------------------------------------------
 

@@ -215,7 +215,17 @@ class LoopFacts:
         return meant
 
     def meant_point(self, player: str) -> CutPoint | None:
-        """Where the player's intent says they deviate (None for "never"), before any forced stop."""
+        """Where the player's intent says they deviate (None for "never"), before any forced stop.
+
+        A point written right after another player's step with ``priority = false`` is where the
+        player can first act (FORMAT item 23, :meth:`moved`); one with no such place before the
+        loop repeats is None: the player acts only after the loop.
+        """
+        written = self.written_point(player)
+        return None if written is None else self.moved(written, player)
+
+    def written_point(self, player: str) -> CutPoint | None:
+        """Where the player's intent puts their point, as written (None for "never")."""
         intent = self.scenario.intent(player)
         if intent.never or intent.after is None:
             return None
@@ -286,6 +296,71 @@ class LoopFacts:
         """The cut point at a linear position."""
         n, k = divmod(position, self.size)
         return CutPoint(n, k)
+
+    # --- the stack and priority (FORMAT item 23) ---------------------------------------------------
+
+    @cached_property
+    def priority_free(self) -> tuple[int, ...]:
+        """The indexes of the steps after which nobody but their controller can act
+        (``priority = false``: mana abilities, special actions)."""
+        return tuple(i for i, s in enumerate(self.scenario.steps) if not s.priority)
+
+    def moved_position(self, position: int, player: str) -> int | None:
+        """Where ``player`` can act at the earliest, from linear ``position`` on (FORMAT item 23).
+
+        A point is right after the last step performed before it.  Right after a priority-free
+        step (``priority = false``) only that step's controller can act: another player's point
+        there moves to right after the first later step whose ``priority`` is not false, within
+        one iteration (None when every other step is priority-free too: the player can act only
+        after the loop).  The point 0/0 never moves; the controller's own points don't move.
+        """
+        if position == 0 or not self.priority_free:
+            return position
+        steps = self.scenario.steps
+        before = (position - 1) % self.size
+        if steps[before].priority or steps[before].by == player:
+            return position
+        for later in range(1, self.size):
+            if steps[(before + later) % self.size].priority:
+                return position + later
+        return None
+
+    def moved(self, point: CutPoint, player: str) -> CutPoint | None:
+        """``point`` where ``player`` can act at the earliest (:meth:`moved_position`); an
+        unbounded point moves within its iteration's cycle (its iterations stay unbounded)."""
+        if not self.priority_free:
+            return point
+        if point.unbounded:
+            # Any iteration past the first has the same steps before it: read the move there.
+            at = self.moved_position(self.size + point.steps, player)
+            return None if at is None else CutPoint(UNBOUNDED, at % self.size)
+        at = self.moved_position(self.position(point), player)
+        return None if at is None else self.point(at)
+
+    def move_of(self, player: str) -> "tuple[CutPoint, CutPoint | None] | None":
+        """(written, moved) when ``player``'s point as written falls where they can't act, else None."""
+        written = self.written_point(player)
+        if written is None or not self.priority_free:
+            return None
+        moved = self.moved(written, player)
+        return None if moved == written else (written, moved)
+
+    def halts_after_cut(self, start: CutPoint, count: int) -> frozenset[int]:
+        """FORMAT item 24: the linear positions, among the ``count`` from the finite ``start`` on,
+        where a step is a point of its controller's (an optional step that sustains the loop, a
+        choice) and that controller's own point falls: the steps that still resolve stop there."""
+        at = self.position(start)
+        out = set()
+        for position in range(at, at + count):
+            step = self.scenario.steps[position % self.size]
+            owners = [step.by] if self.sustaining(step) else []
+            if step.unless is not None and step.unless.breaks:
+                owners.append(step.unless.by)  # a payment that would break it, as in the loop
+            for player in owners:
+                own = self.deviation_point(player)
+                if own is not None and not own.unbounded and self.position(own) == position:
+                    out.add(position)
+        return frozenset(out)
 
     # --- which comes first: every ruleset asks these, none compares positions itself ---------------
 

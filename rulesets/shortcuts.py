@@ -130,6 +130,31 @@ class Cr2009(Ruleset):
 
     # --- hooks ----------------------------------------------------------------------------------
 
+    def priority_rule(self) -> str:
+        """729.2a: a shortcut's ending point "must be a place where a player has priority"."""
+        return self.rule("2a")
+
+    def priority_reading(self) -> str:
+        """729.2a, with the rules on mana abilities and priority (FORMAT item 23)."""
+        applied = self.cr_date or self.effective
+        return (
+            f"{self.rule('2a')}: the ending point of a shortcut \u201cmust be a place where a player has priority\u201d. "
+            "Reading taken (FORMAT item 23): a mana ability doesn't use the stack and the player who takes it, or a special "
+            "action, keeps priority, so right after one (priority = false) only that player can act. The Comprehensive Rules "
+            "of 2026-02-27 (in the sources) say so in 605.3b, \u201cAn activated mana ability doesn\u2019t go on the stack, so it "
+            "can\u2019t be targeted, countered, or otherwise responded to.\u201d, and 117.3c, \u201cIf a player has priority when "
+            "they cast a spell, activate an ability, or take a special action, that player receives priority afterward.\u201d; "
+            f"the sources hold no full text of {applied}, so for it they are cited by title (\u201cMana Abilities\u201d, "
+            "\u201cTiming and Priority\u201d)."
+        )
+
+    def stack_reading(self) -> str:
+        applied = self.cr_date or self.effective
+        return (
+            "CR 113.7a as the Comprehensive Rules of 2026-02-27 number it: \u201cOnce activated or triggered, an ability "
+            f"exists on the stack independently of its source.\u201d; cited by title (\u201cAbilities\u201d) for the text of {applied}"
+        )
+
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """729.2a: a shortcut can't include conditional actions; it may cross turns."""
         steps = ctx.scenario.steps

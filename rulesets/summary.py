@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .base import Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
+from .base import MANA_RULES_421, STACK_RULE_421, Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
 from .values import UNBOUNDED, CutPoint
+
 
 
 class Summary1998(Ruleset):
@@ -46,6 +47,23 @@ class Summary1998(Ruleset):
     draw_rule = ""
     today_words = "Replaced by Comprehensive Rules 421 on 1999-04-23; the loop rule is Taking Shortcuts today."
     tie_wording = "{first} and {others} would act at the same point; reading taken: {first}, {reason}."
+
+    def priority_rule(self) -> str:
+        """G.21.2: a player stops the loop "to take some action (which is legal at that time)"."""
+        return "G.21.2"
+
+    def priority_reading(self) -> str:
+        """G.21 knows no priority: its "legal at that time" is read as the Comprehensive Rules have it."""
+        return (
+            "G.21.2 lets a player stop the loop \u201cto take some action (which is legal at that time)\u201d. Reading taken "
+            "(FORMAT item 23): that is where the player could act, not right after another player's mana ability or special "
+            "action (priority = false), which nobody can respond to; G.21 itself says nothing of it, so the later "
+            f"Comprehensive Rules' reading is taken ({MANA_RULES_421})."
+        )
+
+    def stack_reading(self) -> str:
+        """G.21 says nothing of the stack: the Comprehensive Rules' reading."""
+        return f"G.21 says nothing of it; read as the Comprehensive Rules have it, {STACK_RULE_421}"
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """The closing note: loops with randomness are left to the judge."""

@@ -177,14 +177,28 @@ class _Run:
         return self.big if intent.after is None else intent.after
 
     def point(self, player: str) -> int | None:
-        """The player's deviation point as a position; None for "never"."""
+        """The player's deviation point as a position; None for "never" (or, format 3, for a
+        point that can only come after the loop: :meth:`moved`)."""
         intent = self.sc.intent(player)
         if intent.after is None:
             return None
         if intent.after >= BIG - 10:
             raise OracleLimit("intent too large for the stand-in")
         k = intent.step if intent.step is not None else self.first_choice(player)
-        return intent.after * self.L + k
+        return self.moved(intent.after * self.L + k, player)
+
+    def moved(self, pos: int, player: str) -> int | None:
+        """FORMAT item 23, walked one step at a time: a point right after another player's step
+        with ``priority = false`` moves on until the step just performed is one after which
+        players receive priority; None if no such step comes within an iteration."""
+        if pos == 0:
+            return pos
+        if not self.step_at(pos - 1).priority and self.step_at(pos - 1).by == player:
+            return pos  # the controller's own point doesn't move
+        for q in range(pos, pos + self.L):
+            if self.step_at(q - 1).priority:
+                return q
+        return None
 
     def own_point(self, player: str, big: int | None = None) -> int:
         """The player's point, or for "never" the stand-in iterations at their first choice."""
@@ -474,6 +488,8 @@ class _Run:
             out.update(iterations=n, steps=k, deviates=raw[2], last_action=self.last_action(pos), state=dict(self.state_at(pos)))
         if kind in ("cut", "cut_sets"):
             pos = raw[1]
+            moved = self.moved(pos, raw[2])  # a cut no player can act at moves on (FORMAT item 23)
+            pos = pos if moved is None else moved
             if end is not None and end <= pos:
                 kind = "ends"
             else:
@@ -527,12 +543,16 @@ class _Run:
 # at once (a draw), or no step left stops the loop.  It shares only the data model.
 
 
-def play_format2(scenario: Scenario, limit: int, counts: Mapping[str, int] | None = None) -> dict[str, Any]:
+def play_format2(
+    scenario: Scenario, limit: int, counts: Mapping[str, int] | None = None, halts: frozenset[int] = frozenset()
+) -> dict[str, Any]:
     """Play ``limit`` steps (or until the loop stops): the stop, who left where, the state.
 
     With ``counts`` (independent sets): each player's set is played only in its first
     ``counts[player]`` iterations; a step belongs to the set of its controller if optional (and
     not a side benefit), else to that of the last such step before it (wrapping round).
+    ``halts`` (format 3, FORMAT item 24): positions where play stops before the step there
+    (``stop = "halt"``), as steps still resolving after a cut stop at their controller's own point.
     """
     steps = scenario.steps
     size = len(steps)
@@ -567,6 +587,8 @@ def play_format2(scenario: Scenario, limit: int, counts: Mapping[str, int] | Non
         return {"stop": kind, "position": position, "effect": effect, "eliminated": list(left), "state": state()}
 
     for position in range(limit):
+        if position in halts:
+            return stop("halt", position)
         j = position % size
         st = steps[j]
         if counts is not None and owner[j] in counts and position // size >= counts[owner[j]]:
