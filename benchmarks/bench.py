@@ -5,7 +5,8 @@ Prints:
 * resolutions per second per ruleset over a few thousand generated scenarios (format 1, format 2,
   and format 2's independent sets under the eras that run each set its own number of times);
 * the cost of settling an intent of 10^6 against one of 10^100, and of 3 (the ratios should be
-  about 1: outcomes are computed in closed form, never iteration by iteration);
+  about 1: outcomes are computed in closed form, never iteration by iteration), for a format 2
+  doubling loop, a format 1 token loop and a format 3 loop of payments;
 * the CLI's start-up time against ``python -c pass``;
 * the atlas's size, time and throughput, on one process and on two, for each space;
 * the time to render the whole gallery;
@@ -13,22 +14,49 @@ Prints:
   process (``--isolate-plugins``), and a worker's start-up (``python benchmarks/bench.py
   --plugins`` runs only this part).
 
+``python benchmarks/bench.py --against REV [--rounds N] [--only=WORD ...]`` runs a shorter set
+(formats 1, 2 and 3 per ruleset, a googol of format 3 payments, start-up against ``import click``)
+on this tree and on commit REV (checked out into a temporary git worktree), in alternating
+processes, and prints both figures and their ratio per benchmark: a ratio measured in one run,
+on one machine under one load, which is the figure to quote. ``--only=WORD`` keeps the
+benchmarks whose name contains WORD.
+
 Figures vary by machine; docs/DEVELOPING.md records one run.  Nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import json
 import os
 import platform
 import random
+import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from typing import Any, Callable
 
-from loopcompare.comparator.cli import gallery_files
-from loopcompare.comparator.loader import parse_document
-from loopcompare.rulesets import registry
+# The package is imported through these two helpers, never at the top, so that ``--against REV``
+# can run this file's benchmarks on another commit's checkout (``--worker``, in a subprocess whose
+# PYTHONPATH names that checkout). Commits before the package was ``loopcompare`` (its rulesets and
+# comparator were top-level packages) are imported without the prefix.
+_PREFIX = os.environ.get("LOOPCOMPARE_BENCH_PREFIX", "loopcompare.")
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(_PREFIX + name)
+
+
+def parse_document(doc: dict, name: str, scenario_id: str) -> Any:
+    return _module("comparator.loader").parse_document(doc, name, scenario_id)
+
+
+def registry() -> Any:
+    return _module("rulesets").registry()
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dana"]
 
@@ -172,6 +200,28 @@ def token_loop(number: int):
     return parse_document(doc, "tokens.toml", "tokens").scenario
 
 
+def rhystic_loop(after: int | str) -> Any:
+    """Format 3: tests/format3/scenarios/rhystic-study.toml's loop (Bob pays {1} whenever able, a
+    payment that doesn't end the loop) with 10^50 mana for Bob and Alice's intent ``after``."""
+    doc = {
+        "format": 3,
+        "title": "Rhystic Study tax on a loop",
+        "players": ["Alice", "Bob"],
+        "state": {"bob_mana": {"start": "10^50", "min": 0}, "alice_cards": 0, "storm": 0},
+        "step": [
+            {"by": "Alice", "does": "casts a spell", "optional": True, "add": {"storm": 1}},
+            {
+                "by": "Alice",
+                "does": "Rhystic Study: she may draw a card",
+                "add": {"alice_cards": 1},
+                "unless": {"by": "Bob", "does": "pays {1}", "breaks": False, "pay": {"bob_mana": -1}, "pays": "always"},
+            },
+        ],
+        "intent": {"Alice": after},
+    }
+    return parse_document(doc, "rhystic.toml", "rhystic").scenario
+
+
 def _cpu_seconds() -> float:
     """User + system CPU time of this process and its finished children (the atlas's workers)."""
     import resource
@@ -210,7 +260,172 @@ def plugins() -> None:
     print(f"  starting an isolated plugin's worker process (spawn, import, identity): {started * 1000:.0f} ms")
 
 
+# --- --against REV: the same benchmarks on two commits, alternating -----------------------------
+
+# Each benchmark gives (value, unit); units in HIGHER are better when larger, the rest (times) when smaller.
+HIGHER = {"/s"}
+
+
+def _rate(count: int, fn: Callable[[], object]) -> tuple[float, str]:
+    start = time.perf_counter()
+    fn()
+    return count / (time.perf_counter() - start), "/s"
+
+
+def worker_benchmarks() -> dict[str, Callable[[], tuple[float, str]]]:
+    """The benchmarks ``--against`` runs, each once per round in a fresh process. The scenarios
+    are generated (and parsed by the commit under test) before the clock starts; every settle is
+    of a fresh scenario object, so nothing cached by object identity carries over."""
+    rulesets = registry().rulesets
+    out: dict[str, Callable[[], tuple[float, str]]] = {}
+    format1 = generated(1500)
+    for r in rulesets:
+        out[f"format 1 {r.key}"] = lambda r=r: _rate(len(format1), lambda: [r.settle(dataclasses.replace(s)) for s in format1])
+    format2 = generated_format2(400)
+    for r in rulesets:
+        out[f"format 2 {r.key}"] = lambda r=r: _rate(len(format2), lambda: [r.settle(dataclasses.replace(s)) for s in format2])
+    sets = independent_sets_format2(150)
+    for r in rulesets:
+        if r.key in ("cr-2005", "cr-2008"):
+            out[f"format 2 sets {r.key}"] = lambda r=r: _rate(len(sets), lambda: [r.settle(dataclasses.replace(s)) for s in sets])
+
+    def all_rulesets(make: Callable[[], Any], copies: int) -> tuple[float, str]:
+        scenarios = [make() for _ in range(copies)]
+        return _rate(copies * len(rulesets), lambda: [r.settle(s) for s in scenarios for r in rulesets])
+
+    out["format 2 doubling 10^100, all rulesets"] = lambda: all_rulesets(lambda: doubling_loop(10**100), 40)
+    out["format 3 payments, intent 3, all rulesets"] = lambda: all_rulesets(lambda: rhystic_loop(3), 40)
+    out["format 3 payments, intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: rhystic_loop("10^100"), 40)
+
+    def startup(args: list[str]) -> tuple[float, str]:
+        return best_of(lambda: subprocess.run(args, check=True, capture_output=True), repeat=3) * 1000, "ms"
+
+    out["start-up: python -c 'import click'"] = lambda: startup([sys.executable, "-c", "import click"])
+    out["start-up: loopcompare --help"] = lambda: startup([sys.executable, "-m", _PREFIX + "comparator.cli", "--help"])
+    return out
+
+
+def worker(only: list[str]) -> None:
+    """One round on the commit this process imports: JSON on stdout, a benchmark that fails on
+    this commit (a format it doesn't read) gives null."""
+    results: dict[str, Any] = {}
+    try:
+        benchmarks = worker_benchmarks()
+    except Exception as exc:  # the commit can't even generate the scenarios
+        print(json.dumps({"module": _module("rulesets").__file__, "error": repr(exc), "results": {}}))
+        return
+    for name, fn in benchmarks.items():
+        if only and not any(word in name for word in only):
+            continue
+        try:
+            results[name] = fn()
+        except Exception:
+            results[name] = None
+    print(json.dumps({"module": _module("rulesets").__file__, "results": results}))
+
+
+def machine() -> str:
+    cpus = os.cpu_count()
+    free = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
+    load = "load average %.1f %.1f %.1f" % os.getloadavg() if hasattr(os, "getloadavg") else "load unknown"
+    return f"{platform.machine()}, {cpus} cores ({free} usable); Python {platform.python_version()}; {platform.system()}; {load}"
+
+
+def _git(repo: str, *args: str) -> str:
+    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+def _run_side(checkout: str, only: list[str], scratch: str) -> dict[str, Any]:
+    """This file's benchmarks in a fresh process importing ``checkout`` (a folder named loopcompare)."""
+    env = dict(os.environ)
+    if os.path.exists(os.path.join(checkout, "__init__.py")):
+        path, prefix, expected = os.path.dirname(checkout), "loopcompare.", os.path.join(checkout, "rulesets")
+    else:  # before the package was loopcompare: rulesets and comparator were top-level packages
+        path, prefix, expected = checkout, "", os.path.join(checkout, "rulesets")
+    env["PYTHONPATH"] = path + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["LOOPCOMPARE_BENCH_PREFIX"] = prefix
+    args = [sys.executable, os.path.abspath(__file__), "--worker", *[f"--only={w}" for w in only]]
+    done = subprocess.run(args, env=env, cwd=scratch, capture_output=True, text=True)
+    if done.returncode:
+        sys.exit(f"bench.py: the benchmark failed on {checkout}:\n{done.stderr}")
+    report = json.loads(done.stdout.strip().splitlines()[-1])
+    if not os.path.realpath(report["module"]).startswith(os.path.realpath(expected) + os.sep):
+        sys.exit(f"bench.py: {checkout} was not the code benchmarked ({report['module']} was imported)")
+    return report
+
+
+def against(rev: str, rounds: int, only: list[str]) -> None:
+    """This tree against commit ``rev``: the same benchmarks in alternating processes, rounds A B,
+    B A, A B... (which side goes first alternates too), and per benchmark both medians and the
+    median of the per-round ratios (above 1: this tree is faster)."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sha = _git(here, "rev-parse", "--verify", f"{rev}^{{commit}}")
+    label_here = _git(here, "describe", "--always", "--dirty")
+    label_rev = _git(here, "describe", "--always", sha)
+    scratch = tempfile.mkdtemp(prefix="loopcompare-against-")
+    checkout = os.path.join(scratch, "loopcompare")  # the folder's name is the package's name
+    _git(here, "worktree", "add", "--detach", checkout, sha)
+    try:
+        print(f"machine: {machine()}")
+        print(f"this tree {label_here} ({here}) against {label_rev} ({sha[:12]}), {rounds} rounds, alternating\n")
+        sides = {"this": here, "rev": checkout}
+        runs: dict[str, list[dict[str, Any]]] = {"this": [], "rev": []}
+        for number in range(rounds):
+            order = ("this", "rev") if number % 2 == 0 else ("rev", "this")
+            for side in order:
+                runs[side].append(_run_side(sides[side], only, scratch)["results"])
+            print(f"  round {number + 1} of {rounds} done ({machine().rsplit('; ', 1)[-1]})", file=sys.stderr)
+        names = list(dict.fromkeys([n for r in runs["this"] + runs["rev"] for n in r]))
+        width = max(len(n) for n in names) if names else 10
+        print(f"{'benchmark':<{width}}  {'this tree':>12}  {label_rev:>12}  {'ratio':>6}  (per-round ratios: min-max)")
+        for name in names:
+            pairs = [(a.get(name), b.get(name)) for a, b in zip(runs["this"], runs["rev"])]
+            pairs = [(a, b) for a, b in pairs if a and b]
+            mine = [a[0] for a, _ in pairs]
+            theirs = [b[0] for _, b in pairs]
+            if not pairs:
+                shown = [r.get(name) for r in runs["this"]][:1]
+                value = f"{shown[0][0]:,.1f} {shown[0][1]}" if shown and shown[0] else "n/a"
+                print(f"{name:<{width}}  {value:>12}  {'n/a':>12}")
+                continue
+            unit = pairs[0][0][1]
+            ratios = [(a[0] / b[0]) if unit in HIGHER else (b[0] / a[0]) for a, b in pairs]
+            fmt = "{:,.0f}" if unit in HIGHER else "{:,.1f}"
+            print(
+                f"{name:<{width}}  {fmt.format(statistics.median(mine)) + ' ' + unit:>12}  {fmt.format(statistics.median(theirs)) + ' ' + unit:>12}"
+                f"  {statistics.median(ratios):5.2f}x  ({min(ratios):.2f}-{max(ratios):.2f})"
+            )
+        for side, label in (("this", "this tree"), ("rev", label_rev)):
+            key3, keyg = "format 3 payments, intent 3, all rulesets", "format 3 payments, intent 10^100, all rulesets"
+            both = [(r[key3][0], r[keyg][0]) for r in runs[side] if r.get(key3) and r.get(keyg)]
+            if both:
+                ratio = statistics.median(three / googol for three, googol in both)
+                print(f"format 3 payments, a googol of iterations costs {ratio:.2f}x intent 3's time ({label})")
+        print("ratio: this tree's speed over the other's (for times, the other's time over this tree's)")
+        print(f"machine at the end: {machine()}")
+    finally:
+        subprocess.run(["git", "-C", here, "worktree", "remove", "--force", checkout], capture_output=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _option(name: str, default: str | None = None) -> str | None:
+    for i, arg in enumerate(sys.argv[1:], 1):
+        if arg == name and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return default
+
+
 def main() -> None:
+    only = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")]
+    if "--worker" in sys.argv[1:]:
+        worker(only)
+        return
+    rev = _option("--against")
+    if rev is not None:
+        against(rev, int(_option("--rounds", "5") or 5), only)
+        return
     if "--plugins" in sys.argv[1:]:
         plugins()
         return
@@ -254,6 +469,14 @@ def main() -> None:
         base = base or elapsed
         print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
 
+    print("\nsettling one format 3 payments loop (tests/format3/scenarios/rhystic-study.toml's, all rulesets), by the size of the intent:")
+    base = None
+    for label, after in (("3", 3), ("10^6", 10**6), ("10^100", "10^100")):
+        scenario = rhystic_loop(after)
+        elapsed = best_of(lambda: [r.settle(dataclasses.replace(scenario)) for r in registry().rulesets for _ in range(50)]) / 50
+        base = base or elapsed
+        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
+
     def run(args):
         return best_of(lambda: subprocess.run(args, check=True, capture_output=True), repeat=5)
 
@@ -279,7 +502,7 @@ def main() -> None:
             print(f"  {label:<11} {elapsed:6.1f} s   {result.total / elapsed:8,.0f} loops/s   CPU {cpu:6.1f} s   {len(result.classes)} classes")
 
     start = time.perf_counter()
-    files = gallery_files()
+    files = _module("comparator.cli").gallery_files()
     elapsed = time.perf_counter() - start
     print(f"\nrendering the whole gallery ({len(files)} files, atlas included): {elapsed:.1f} s")
     plugins()
