@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -49,6 +50,10 @@ _PREFIX = os.environ.get("LOOPCOMPARE_BENCH_PREFIX", "loopcompare.")
 
 def _module(name: str) -> Any:
     return importlib.import_module(_PREFIX + name)
+
+
+def _has(name: str) -> bool:
+    return importlib.util.find_spec(_PREFIX + name) is not None
 
 
 def parse_document(doc: dict, name: str, scenario_id: str) -> Any:
@@ -318,6 +323,12 @@ def worker(only: list[str]) -> None:
         if only and not any(word in name for word in only):
             continue
         try:
+            # Each benchmark starts with no loop facts shared from the one before (commits that
+            # share them between equal loops, rulesets/facts.py's facts_of): the first ruleset
+            # would pay for the others.
+            shared = getattr(_module("rulesets.facts"), "_shared", None) if _has("rulesets.facts") else None
+            if shared is not None:
+                shared.clear()
             results[name] = fn()
         except Exception:
             results[name] = None
