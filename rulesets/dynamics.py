@@ -982,15 +982,10 @@ class Dynamics:
             return list(self.natural.eliminations)
         assert point.iterations is not UNBOUNDED
         position = point.iterations * self.size + point.steps
-        run = self._runs.get((position, None, ()))
-        if run is None:
-            # The play is the same up to ``position`` whether or not the run stops there, and an
-            # elimination is recorded where it happens: the natural run, already worked out,
-            # answers without replaying the loop (only where it is beyond the budget, replay).
-            try:
-                run = self.natural
-            except EngineLimit:
-                run = self.run(position)
+        # The play is the same up to ``position`` whether or not the run stops there, and an
+        # elimination is recorded where it happens: the natural run, where it is already worked
+        # out, answers without replaying the loop from the start.
+        run = self._runs.get((position, None, ())) or self._runs.get((UNBOUNDED, None, ())) or self.run(position)
         return [e for e in run.eliminations if e.position <= position]
 
     @property
