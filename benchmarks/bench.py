@@ -5,9 +5,8 @@ Prints:
 * resolutions per second per ruleset over a few thousand generated scenarios (format 1, format 2,
   and format 2's independent sets under the eras that run each set its own number of times);
 * the cost of settling an intent of 10^6 against one of 10^100, and of 3 (the ratios should be
-  about 1: outcomes are computed in closed form, never iteration by iteration), for a doubling
-  loop, a token loop and a format 3 loop whose amounts read other values (Selvala and Umbral
-  Mantle: a googol of iterations within 1.1x of three);
+  about 1: outcomes are computed in closed form, never iteration by iteration), for a format 2
+  doubling loop, a format 1 token loop and a format 3 loop of payments;
 * the CLI's start-up time against ``python -c pass``;
 * the atlas's size, time and throughput, on one process and on two, for each space;
 * the time to render the whole gallery;
@@ -15,22 +14,54 @@ Prints:
   process (``--isolate-plugins``), and a worker's start-up (``python benchmarks/bench.py
   --plugins`` runs only this part).
 
+``python benchmarks/bench.py --against REV [--rounds N] [--only=WORD ...]`` runs a shorter set
+(formats 1, 2 and 3 per ruleset, a googol of format 3 payments, start-up against ``import click``)
+on this tree and on commit REV (checked out into a temporary git worktree), in alternating
+processes, and prints both figures and their ratio per benchmark: a ratio measured in one run,
+on one machine under one load, which is the figure to quote. ``--only=WORD`` keeps the
+benchmarks whose name contains WORD.
+
 Figures vary by machine; docs/DEVELOPING.md records one run.  Nothing here is a pass/fail test.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import importlib
+import importlib.util
+import json
 import os
 import platform
 import random
+import shutil
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
+from typing import Any, Callable
 
-from loopcompare.comparator.build import gallery_files
-from loopcompare.comparator.loader import parse_document
-from loopcompare.rulesets import registry
+# The package is imported through these two helpers, never at the top, so that ``--against REV``
+# can run this file's benchmarks on another commit's checkout (``--serve``, in a subprocess whose
+# PYTHONPATH names that checkout). Commits before the package was ``loopcompare`` (its rulesets and
+# comparator were top-level packages) are imported without the prefix.
+_PREFIX = os.environ.get("LOOPCOMPARE_BENCH_PREFIX", "loopcompare.")
+
+
+def _module(name: str) -> Any:
+    return importlib.import_module(_PREFIX + name)
+
+
+def _has(name: str) -> bool:
+    return importlib.util.find_spec(_PREFIX + name) is not None
+
+
+def parse_document(doc: dict, name: str, scenario_id: str) -> Any:
+    return _module("comparator.loader").parse_document(doc, name, scenario_id)
+
+
+def registry() -> Any:
+    return _module("rulesets").registry()
 
 PLAYERS = ["Alice", "Bob", "Carol", "Dana"]
 
@@ -174,7 +205,29 @@ def token_loop(number: int):
     return parse_document(doc, "tokens.toml", "tokens").scenario
 
 
-def selvala_loop(number: int):
+def rhystic_loop(after: int | str) -> Any:
+    """Format 3: tests/format3/scenarios/rhystic-study.toml's loop (Bob pays {1} whenever able, a
+    payment that doesn't end the loop) with 10^50 mana for Bob and Alice's intent ``after``."""
+    doc = {
+        "format": 3,
+        "title": "Rhystic Study tax on a loop",
+        "players": ["Alice", "Bob"],
+        "state": {"bob_mana": {"start": "10^50", "min": 0}, "alice_cards": 0, "storm": 0},
+        "step": [
+            {"by": "Alice", "does": "casts a spell", "optional": True, "add": {"storm": 1}},
+            {
+                "by": "Alice",
+                "does": "Rhystic Study: she may draw a card",
+                "add": {"alice_cards": 1},
+                "unless": {"by": "Bob", "does": "pays {1}", "breaks": False, "pay": {"bob_mana": -1}, "pays": "always"},
+            },
+        ],
+        "intent": {"Alice": after},
+    }
+    return parse_document(doc, "rhystic.toml", "rhystic").scenario
+
+
+def selvala_loop(number: int) -> Any:
     """The library's Selvala and Umbral Mantle (format 3: the mana is her power, a quadratic) with
     a count for Alice instead of her goal."""
     import copy
@@ -182,7 +235,7 @@ def selvala_loop(number: int):
     from importlib import resources
 
     if not _SELVALA:
-        text = resources.files("loopcompare.comparator").joinpath("library", "selvala-heart-of-the-wilds-umbral-mantle.toml").read_text(encoding="utf-8")
+        text = resources.files(_PREFIX + "comparator").joinpath("library", "selvala-heart-of-the-wilds-umbral-mantle.toml").read_text(encoding="utf-8")
         _SELVALA.append(tomllib.loads(text))
     doc = copy.deepcopy(_SELVALA[0])
     doc["intent"]["Alice"] = number if number < 10**18 else f"10^{len(str(number)) - 1}"
@@ -192,20 +245,19 @@ def selvala_loop(number: int):
 _SELVALA: list = []
 
 
-def stack_loop(number: int):
+def stack_loop(number: int) -> Any:
     """Format 3 (FORMAT items 23-24): a mana ability (priority = false) in a doubling loop, and a
     breaker whose point moves past it and who leaves both steps on the stack to resolve."""
-    from loopcompare.rulesets.scenario import Breaker, Intent, Scenario, Step
-
+    sc = _module("rulesets.scenario")
     steps = (
-        Step("Alice", "taps a land for mana", optional=True, priority=False, add={"mana": 1}),
-        Step("Alice", "copies every token", optional=True, mul={"tokens": 2}, add={"mana": -1}),
-        Step("Alice", "a trigger untaps the land"),
+        sc.Step("Alice", "taps a land for mana", optional=True, priority=False, add={"mana": 1}),
+        sc.Step("Alice", "copies every token", optional=True, mul={"tokens": 2}, add={"mana": -1}),
+        sc.Step("Alice", "a trigger untaps the land"),
     )
-    return Scenario(
+    return sc.Scenario(
         "stack", ("Alice", "Bob"), steps, state={"tokens": 3, "mana": 0},
-        breakers=(Breaker("Bob", "destroys the land in response", still_resolves=2),),
-        intents={"Alice": Intent(), "Bob": Intent(number, 1)}, format=3,
+        breakers=(sc.Breaker("Bob", "destroys the land in response", still_resolves=2),),
+        intents={"Alice": sc.Intent(), "Bob": sc.Intent(number, 1)}, format=3,
     )
 
 
@@ -247,7 +299,231 @@ def plugins() -> None:
     print(f"  starting an isolated plugin's worker process (spawn, import, identity): {started * 1000:.0f} ms")
 
 
+# --- --against REV: the same benchmarks on two commits, alternating -----------------------------
+
+# Each benchmark gives (value, unit); units in HIGHER are better when larger, the rest (times) when smaller.
+HIGHER = {"/s"}
+
+
+def _rate(count: int, fn: Callable[[], object]) -> tuple[float, str]:
+    """Settles per second of this process's CPU time: on a shared machine the wall clock measures
+    the neighbours (at a load of 10 on 2 cores, per-round wall-clock ratios of the same code
+    ranged from 0.5 to 3)."""
+    start = time.process_time()
+    fn()
+    return count / (time.process_time() - start), "/s"
+
+
+def worker_benchmarks() -> dict[str, Callable[[], tuple[float, str]]]:
+    """The benchmarks ``--against`` runs, each once per round in a fresh process. The scenarios
+    are generated (and parsed by the commit under test) before the clock starts; every settle is
+    of a fresh scenario object, so nothing cached by object identity carries over."""
+    rulesets = registry().rulesets
+    out: dict[str, Callable[[], tuple[float, str]]] = {}
+    format1 = generated(1500)
+    for r in rulesets:
+        out[f"format 1 {r.key}"] = lambda r=r: _rate(len(format1), lambda: [r.settle(dataclasses.replace(s)) for s in format1])
+    format2 = generated_format2(400)
+    for r in rulesets:
+        out[f"format 2 {r.key}"] = lambda r=r: _rate(len(format2), lambda: [r.settle(dataclasses.replace(s)) for s in format2])
+    sets = independent_sets_format2(150)
+    for r in rulesets:
+        if r.key in ("cr-2005", "cr-2008"):
+            out[f"format 2 sets {r.key}"] = lambda r=r: _rate(len(sets), lambda: [r.settle(dataclasses.replace(s)) for s in sets])
+
+    def all_rulesets(make: Callable[[], Any], copies: int) -> tuple[float, str]:
+        scenarios = [make() for _ in range(copies)]
+        return _rate(copies * len(rulesets), lambda: [r.settle(s) for s in scenarios for r in rulesets])
+
+    out["format 2 doubling 10^100, all rulesets"] = lambda: all_rulesets(lambda: doubling_loop(10**100), 150)
+    out["format 3 payments, intent 3, all rulesets"] = lambda: all_rulesets(lambda: rhystic_loop(3), 150)
+    out["format 3 payments, intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: rhystic_loop("10^100"), 150)
+    if _has("rulesets.linear"):
+        out["format 3 amounts (Selvala), intent 3, all rulesets"] = lambda: all_rulesets(lambda: selvala_loop(3), 50)
+        out["format 3 amounts (Selvala), intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: selvala_loop(10**100), 50)
+
+    def startup(args: list[str]) -> tuple[float, str]:
+        """The CPU time (user + system) of the command, best of 3, in ms."""
+        import resource
+
+        times = []
+        for _ in range(3):
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            subprocess.run(args, check=True, capture_output=True)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            times.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+        return min(times) * 1000, "ms"
+
+    out["start-up: python -c 'import click'"] = lambda: startup([sys.executable, "-c", "import click"])
+    out["start-up: loopcompare --help"] = lambda: startup([sys.executable, "-m", _PREFIX + "comparator.cli", "--help"])
+    return out
+
+
+def serve(only: list[str]) -> None:
+    """A benchmark server on the commit this process imports: it prints its module and its
+    benchmarks' names (JSON, one line), then runs each name it reads on stdin and prints the
+    result, ``[value, unit]`` or null where the benchmark fails on this commit (a format it
+    doesn't read). Each benchmark starts with no loop facts shared from the one before (commits
+    that share them between equal loops, rulesets/facts.py's facts_of)."""
+    module = _module("rulesets").__file__
+    try:
+        benchmarks = worker_benchmarks()
+    except Exception as exc:  # the commit can't even generate the scenarios
+        print(json.dumps({"module": module, "error": repr(exc), "names": []}), flush=True)
+        return
+    names = [n for n in benchmarks if not only or any(word in n for word in only)]
+    print(json.dumps({"module": module, "names": names}), flush=True)
+    shared = getattr(_module("rulesets.facts"), "_shared", None) if _has("rulesets.facts") else None
+    for line in sys.stdin:
+        name = line.strip()
+        if not name:
+            break
+        try:
+            result: Any = None
+            for _ in range(2):  # the better of two runs: a neighbour's burst or a collection hits one
+                if shared is not None:
+                    shared.clear()
+                value, unit = benchmarks[name]()
+                if result is None or (value > result[0] if unit in HIGHER else value < result[0]):
+                    result = (value, unit)
+        except Exception:
+            result = None
+        print(json.dumps(result), flush=True)
+
+
+def machine() -> str:
+    cpus = os.cpu_count()
+    free = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
+    load = "load average %.1f %.1f %.1f" % os.getloadavg() if hasattr(os, "getloadavg") else "load unknown"
+    return f"{platform.machine()}, {cpus} cores ({free} usable); Python {platform.python_version()}; {platform.system()}; {load}"
+
+
+def _git(repo: str, *args: str) -> str:
+    return subprocess.run(["git", "-C", repo, *args], check=True, capture_output=True, text=True).stdout.strip()
+
+
+class _Side:
+    """A benchmark server (:func:`serve`) in a fresh process importing ``checkout`` (a folder
+    named loopcompare), checked to import that checkout's code."""
+
+    def __init__(self, checkout: str, only: list[str], scratch: str) -> None:
+        env = dict(os.environ)
+        if os.path.exists(os.path.join(checkout, "__init__.py")):
+            path, prefix = os.path.dirname(checkout), "loopcompare."
+        else:  # before the package was loopcompare: rulesets and comparator were top-level packages
+            path, prefix = checkout, ""
+        env["PYTHONPATH"] = path + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+        env["LOOPCOMPARE_BENCH_PREFIX"] = prefix
+        args = [sys.executable, os.path.abspath(__file__), "--serve", *[f"--only={w}" for w in only]]
+        self.process = subprocess.Popen(args, env=env, cwd=scratch, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        hello = json.loads(self._read(checkout))
+        expected = os.path.join(os.path.realpath(checkout), "rulesets") + os.sep
+        if not os.path.realpath(hello["module"]).startswith(expected):
+            self.close()
+            sys.exit(f"bench.py: {checkout} was not the code benchmarked ({hello['module']} was imported)")
+        self.names: list[str] = hello["names"]
+        self.checkout = checkout
+
+    def _read(self, checkout: str) -> str:
+        assert self.process.stdout is not None
+        line = self.process.stdout.readline()
+        if not line:
+            sys.exit(f"bench.py: the benchmark failed on {checkout} (its traceback is above)")
+        return line
+
+    def run(self, name: str) -> Any:
+        assert self.process.stdin is not None
+        self.process.stdin.write(name + "\n")
+        self.process.stdin.flush()
+        return json.loads(self._read(self.checkout))
+
+    def close(self) -> None:
+        if self.process.stdin is not None:
+            self.process.stdin.close()
+        self.process.wait()
+
+
+def against(rev: str, rounds: int, only: list[str]) -> None:
+    """This tree against commit ``rev``: one benchmark server per side, each benchmark run on one
+    side then at once on the other (which goes first alternates), ``rounds`` times, and per
+    benchmark both medians and the median of the per-pair ratios (above 1: this tree is faster).
+    Figures are per CPU second of the benchmarking process (start-up: of the command), not of
+    the wall clock, and the two sides never run at the same time."""
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    sha = _git(here, "rev-parse", "--verify", f"{rev}^{{commit}}")
+    label_here = _git(here, "describe", "--always", "--dirty")
+    label_rev = _git(here, "describe", "--always", sha)
+    scratch = tempfile.mkdtemp(prefix="loopcompare-against-")
+    checkout = os.path.join(scratch, "loopcompare")  # the folder's name is the package's name
+    _git(here, "worktree", "add", "--detach", checkout, sha)
+    sides: list[_Side] = []
+    try:
+        print(f"machine: {machine()}")
+        print(f"this tree {label_here} ({here}) against {label_rev} ({sha[:12]}), {rounds} rounds, alternating\n")
+        sides = [_Side(here, only, scratch), _Side(checkout, only, scratch)]
+        mine, theirs = sides
+        names = list(dict.fromkeys(mine.names + theirs.names))
+        results: dict[str, list[tuple[Any, Any]]] = {n: [] for n in names}
+        for number in range(rounds):
+            for index, name in enumerate(names):
+                if (number + index) % 2 == 0:
+                    a = mine.run(name) if name in mine.names else None
+                    b = theirs.run(name) if name in theirs.names else None
+                else:
+                    b = theirs.run(name) if name in theirs.names else None
+                    a = mine.run(name) if name in mine.names else None
+                results[name].append((a, b))
+            print(f"  round {number + 1} of {rounds} done ({machine().rsplit('; ', 1)[-1]})", file=sys.stderr)
+        width = max(len(n) for n in names) if names else 10
+        print(f"{'benchmark':<{width}}  {'this tree':>12}  {label_rev:>12}  {'ratio':>6}  (per-pair ratios: min-max)")
+        for name in names:
+            pairs = [(a, b) for a, b in results[name] if a and b]
+            if not pairs:
+                shown = next((a for a, _ in results[name] if a), None)
+                value = f"{shown[0]:,.1f} {shown[1]}" if shown else "n/a"
+                print(f"{name:<{width}}  {value:>12}  {'n/a':>12}")
+                continue
+            unit = pairs[0][0][1]
+            ratios = [(a[0] / b[0]) if unit in HIGHER else (b[0] / a[0]) for a, b in pairs]
+            fmt = "{:,.0f}" if unit in HIGHER else "{:,.1f}"
+            print(
+                f"{name:<{width}}  {fmt.format(statistics.median(a[0] for a, _ in pairs)) + ' ' + unit:>12}"
+                f"  {fmt.format(statistics.median(b[0] for _, b in pairs)) + ' ' + unit:>12}"
+                f"  {statistics.median(ratios):5.2f}x  ({min(ratios):.2f}-{max(ratios):.2f})"
+            )
+        key3, keyg = "format 3 payments, intent 3, all rulesets", "format 3 payments, intent 10^100, all rulesets"
+        for side, label in ((0, "this tree"), (1, label_rev)):
+            both = [(r3[side][0], rg[side][0]) for r3, rg in zip(results.get(key3, []), results.get(keyg, [])) if r3[side] and rg[side]]
+            if both:
+                ratio = statistics.median(three / googol for three, googol in both)
+                print(f"format 3 payments, a googol of iterations costs {ratio:.2f}x intent 3's time ({label})")
+        print("ratio: this tree's speed over the other's (for times, the other's time over this tree's); rates and times in CPU time")
+        print(f"machine at the end: {machine()}")
+    finally:
+        for side in sides:
+            side.close()
+        subprocess.run(["git", "-C", here, "worktree", "remove", "--force", checkout], capture_output=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _option(name: str, default: str | None = None) -> str | None:
+    for i, arg in enumerate(sys.argv[1:], 1):
+        if arg == name and i + 1 < len(sys.argv):
+            return sys.argv[i + 1]
+        if arg.startswith(name + "="):
+            return arg.split("=", 1)[1]
+    return default
+
+
 def main() -> None:
+    only = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")]
+    if "--serve" in sys.argv[1:]:
+        serve(only)
+        return
+    rev = _option("--against")
+    if rev is not None:
+        against(rev, int(_option("--rounds", "5") or 5), only)
+        return
     if "--plugins" in sys.argv[1:]:
         plugins()
         return
@@ -283,6 +559,22 @@ def main() -> None:
         base = base or elapsed
         print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
 
+    print("\nsettling one token loop (all rulesets), by the size of the intent:")
+    base = None
+    for label, number in (("3", 3), ("10^6", 10**6), ("10^100", 10**100)):
+        scenario = token_loop(number)
+        elapsed = best_of(lambda: [r.settle(scenario) for r in registry().rulesets for _ in range(200)]) / 200
+        base = base or elapsed
+        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
+
+    print("\nsettling one format 3 payments loop (tests/format3/scenarios/rhystic-study.toml's, all rulesets), by the size of the intent:")
+    base = None
+    for label, after in (("3", 3), ("10^6", 10**6), ("10^100", "10^100")):
+        scenario = rhystic_loop(after)
+        elapsed = best_of(lambda: [r.settle(dataclasses.replace(scenario)) for r in registry().rulesets for _ in range(50)]) / 50
+        base = base or elapsed
+        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
+
     print("\nsettling Selvala and Umbral Mantle (format 3 amounts, all rulesets), by the size of the intent (goal: a googol within 1.1x of 3):")
     base = None
     for label, number in (("3", 3), ("10^6", 10**6), ("10^100", 10**100)):
@@ -302,14 +594,6 @@ def main() -> None:
             return [r.settle(scenario) for r in registry().rulesets]
 
         elapsed = best_of(lambda: [settle_stack() for _ in range(50)]) / 50
-        base = base or elapsed
-        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
-
-    print("\nsettling one token loop (all rulesets), by the size of the intent:")
-    base = None
-    for label, number in (("3", 3), ("10^6", 10**6), ("10^100", 10**100)):
-        scenario = token_loop(number)
-        elapsed = best_of(lambda: [r.settle(scenario) for r in registry().rulesets for _ in range(200)]) / 200
         base = base or elapsed
         print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
 
@@ -338,7 +622,7 @@ def main() -> None:
             print(f"  {label:<11} {elapsed:6.1f} s   {result.total / elapsed:8,.0f} loops/s   CPU {cpu:6.1f} s   {len(result.classes)} classes")
 
     start = time.perf_counter()
-    files = gallery_files()
+    files = (_module("comparator.build") if _has("comparator.build") else _module("comparator.cli")).gallery_files()
     elapsed = time.perf_counter() - start
     print(f"\nrendering the whole gallery ({len(files)} files, atlas included): {elapsed:.1f} s")
     plugins()

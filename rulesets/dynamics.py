@@ -408,11 +408,11 @@ class Dynamics:
     def initial(self) -> _State:
         values: dict[Component, Amount] = {}
         for name, start in self.scenario.state.items():
-            if isinstance(start, Mapping):
-                for player, v in start.items():
+            if name in self.per_player:  # isinstance(start, Mapping), cheaper
+                for player, v in start.items():  # type: ignore[union-attr]
                     values[(name, player)] = v
             else:
-                values[name] = start
+                values[name] = start  # type: ignore[assignment]
         # An end replaced once (FORMAT item 26) has a flag: 0 until its replacement is used.
         for i, end in enumerate(self.ends):
             if end.instead is not None:
@@ -440,8 +440,8 @@ class Dynamics:
         """Component values as a scenario state: ``{name: value}``, per-player as ``{player: value}``."""
         out: dict[str, StateValue] = {}
         for name, start in self.scenario.state.items():
-            if isinstance(start, Mapping):
-                out[name] = {p: _entry(values[(name, p)]) for p in start}
+            if name in self.per_player:  # isinstance(start, Mapping), cheaper
+                out[name] = {p: _entry(values[(name, p)]) for p in start}  # type: ignore[union-attr]
             else:
                 out[name] = values[name]
         return out
@@ -1050,7 +1050,11 @@ class Dynamics:
             return list(self.natural.eliminations)
         assert point.iterations is not UNBOUNDED
         position = point.iterations * self.size + point.steps
-        return [e for e in self.run(position).eliminations if e.position <= position]
+        # The play is the same up to ``position`` whether or not the run stops there, and an
+        # elimination is recorded where it happens: the natural run, where it is already worked
+        # out, answers without replaying the loop from the start.
+        run = self._runs.get((position, None, ())) or self._runs.get((UNBOUNDED, None, ())) or self.run(position)
+        return [e for e in run.eliminations if e.position <= position]
 
     @property
     def stop_event(self) -> Event | None:

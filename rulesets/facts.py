@@ -9,7 +9,6 @@ cut points are compared and converted: era classes ask it, never compute positio
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 from collections import OrderedDict
 from functools import cached_property
@@ -82,7 +81,8 @@ class LoopFacts:
 
     def for_scenario(self, scenario: Scenario) -> "LoopFacts":
         """These facts for ``scenario``, the same loop with other intents (:meth:`.Scenario.with_intents`)."""
-        view = copy.copy(self)
+        view = object.__new__(type(self))  # copy.copy(self), without its __reduce_ex__ round trip
+        view.__dict__.update(self.__dict__)
         view.scenario = scenario
         return view
 

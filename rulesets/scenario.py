@@ -384,8 +384,16 @@ class Scenario:
     def loop_key(self) -> str:
         """What identifies the loop itself, whatever its players intend and however it is titled:
         equal loops share their worked-out facts (:func:`.facts.facts_of`)."""
+        # Each step's repr is kept on the step (most of the key's cost; equal loops made by
+        # dataclasses.replace or with_intents share their Step objects).
+        steps = []
+        for step in self.steps:
+            text = step.__dict__.get("_repr")
+            if text is None:
+                text = step.__dict__["_repr"] = repr(step)
+            steps.append(text)
         return repr(
-            (self.players, self.active, self.steps, self.state, self.loop, self.breakers, self.format,
+            (self.players, self.active, tuple(steps), self.state, self.loop, self.breakers, self.format,
              self.limits, self.entry_limits, self.ends)
         )
 
