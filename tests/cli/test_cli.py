@@ -9,13 +9,12 @@ import re
 
 import click
 import pytest
-from helpers import LIBRARY, SHARED, scenario_text
+from helpers import ACCEPTANCE, LIBRARY, needs_acceptance, scenario_text
 from click.testing import CliRunner
 
 from loopcompare.comparator import library
 from loopcompare.comparator.cli import main
 
-ACCEPTANCE = SHARED / "spec" / "acceptance"
 KEYS = ["cr-2004", "cr-2008", "cr-2024", "mtr-current"]
 GOOGOL = 10**100
 OUTCOME_KEYS = ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript",
@@ -255,11 +254,13 @@ def test_builtin_name_and_its_file_give_the_same_report():
     assert by_name.stdout == by_path.stdout
 
 
+@needs_acceptance
 def test_a_folder_stands_for_its_toml_files():
     doc = as_json(run("compare", str(ACCEPTANCE), "-f", "json"))
     assert [c["scenario"]["id"] for c in doc["comparisons"]] == [p.stem for p in sorted(ACCEPTANCE.glob("*.toml"))]
 
 
+@needs_acceptance
 def test_a_path_keeps_no_directory_in_the_report():
     doc = as_json(run("compare", str(ACCEPTANCE / "flying.toml"), "-f", "json"))
     assert doc["comparisons"][0]["scenario"]["file"] == "flying.toml"
@@ -282,6 +283,7 @@ def test_empty_folder_exits_2(tmp_path):
 # --- check ---------------------------------------------------------------------------------------------
 
 
+@needs_acceptance
 def test_check_passes_on_the_acceptance_files():
     files = sorted(str(p) for p in ACCEPTANCE.glob("*.toml"))
     assert len(files) >= 12
@@ -291,6 +293,7 @@ def test_check_passes_on_the_acceptance_files():
     assert result.stdout.count("ok ") == len(files)
 
 
+@needs_acceptance
 def test_check_fails_naming_the_field(tmp_path):
     text = (ACCEPTANCE / "flying-relents.toml").read_text(encoding="utf-8")
     wrong = text.replace("[expect.cr-2004]\nresult = \"shortcut\"\niterations = 3", "[expect.cr-2004]\nresult = \"shortcut\"\niterations = 4", 1)
@@ -313,6 +316,7 @@ def test_check_names_a_failing_state_value(tmp_path):
     assert "cr-2024: state.flying: expected true, got false" in result.stdout
 
 
+@needs_acceptance
 def test_check_fails_if_any_one_file_fails(tmp_path):
     path = tmp_path / "wrong.toml"
     path.write_text(GOOD + '\n[expect.cr-2004]\nresult = "draw"\n', encoding="utf-8")
@@ -333,6 +337,7 @@ def test_check_on_an_invalid_file_exits_2(tmp_path):
 # --- validate ----------------------------------------------------------------------------------------
 
 
+@needs_acceptance
 def test_validate_accepts_good_files_and_builtins(tmp_path):
     path = tmp_path / "good.toml"
     path.write_text(GOOD, encoding="utf-8")

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 import pytest
-from helpers import ACCEPTANCE
+from helpers import ACCEPTANCE, needs_acceptance
 
 from loopcompare.comparator.loader import MAX_BYTES, MAX_KEY_PARTS, ScenarioError, load, parse_bytes, to_document, validate
 from loopcompare.rulesets.scenario import NEVER, Intent
@@ -342,6 +342,7 @@ def test_more_than_two_players():
     assert sc.intent("Carol") == Intent(2)
 
 
+@needs_acceptance
 @pytest.mark.parametrize("path", sorted(ACCEPTANCE.glob("*.toml")), ids=lambda p: p.stem)
 def test_every_acceptance_file_loads(path):
     sf = load(path)

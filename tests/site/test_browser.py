@@ -323,11 +323,37 @@ def _luminance(css: str) -> float:
     return 0.2126 * r + 0.7152 * g + 0.0722 * b
 
 
-@pytest.fixture(scope="module", params=["light", "dark"])
+def _largest(pages: list[Path]) -> Path:
+    return max(pages, key=lambda p: (p.stat().st_size, p.name))
+
+
+# The default run (and CI) lays out one page of each kind: the index, the atlas, the history, a
+# small and the largest loop report, a small and the largest timeline. Every page of the gallery
+# is laid out under the slow marker (`pytest -m slow`), in both schemes.
+_LOOPS = [p for p in PAGES if p.parent == REPORTS and p.stem not in ("index", "atlas", "history")]
+_TIMELINES = [p for p in PAGES if p.parent.name == "timelines"]
+SMOKE_PAGES = sorted(
+    {p for p in PAGES if p.parent == REPORTS and p not in _LOOPS}
+    | {REPORTS / "flying-relents.html", REPORTS / "timelines" / "flying-relents.html"}
+    | ({_largest(_LOOPS)} if _LOOPS else set())
+    | ({_largest(_TIMELINES)} if _TIMELINES else set())
+)
+_SCHEMES = [
+    pytest.param(("light", "one of each kind"), id="light-one-of-each-kind"),
+    pytest.param(("dark", "one of each kind"), id="dark-one-of-each-kind"),
+    pytest.param(("light", "every page"), id="light-every-page", marks=pytest.mark.slow),
+    pytest.param(("dark", "every page"), id="dark-every-page", marks=pytest.mark.slow),
+]
+
+
+@pytest.fixture(scope="module", params=_SCHEMES)
 def measured(request, chromium, tmp_path_factory):
-    """Every report laid out at each width in one colour scheme: what the harness measured."""
-    tmp = tmp_path_factory.mktemp(request.param)
-    frames = {f"{_id(p)} @{width}": (width, p.read_text(encoding="utf-8")) for p in PAGES for width in WIDTHS}
+    """The reports laid out at each width in one colour scheme (one page of each kind, or every
+    page under the slow marker): what the harness measured."""
+    scheme, which = request.param
+    pages = SMOKE_PAGES if which == "one of each kind" else PAGES
+    tmp = tmp_path_factory.mktemp(scheme)
+    frames = {f"{_id(p)} @{width}": (width, p.read_text(encoding="utf-8")) for p in pages for width in WIDTHS}
     frames["(canary)"] = (VIEWPORT[0], _CANARY)
     harness = tmp / "harness.html"
     harness.write_text(
@@ -341,7 +367,7 @@ def measured(request, chromium, tmp_path_factory):
         + "</body></html>",
         encoding="utf-8",
     )
-    flags = ["--force-dark-mode"] if request.param == "dark" else []
+    flags = ["--force-dark-mode"] if scheme == "dark" else []
     dom = chromium(tmp, *flags, "--run-all-compositor-stages-before-draw", "--virtual-time-budget=5000", "--dump-dom", harness.as_uri())
     found = re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S)
     assert found, f"the harness wrote no measurements:\n{dom[-2000:]}"
@@ -350,7 +376,7 @@ def measured(request, chromium, tmp_path_factory):
     canary = result.pop("(canary)")
     assert canary["scrollWidth"] > canary["clientWidth"] and canary["offenders"], canary
     assert canary["clipped"], canary  # the measure does see clipped text
-    return request.param, result
+    return scheme, result
 
 
 def test_every_page_is_laid_out_at_its_width_in_its_scheme(measured):

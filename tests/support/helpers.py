@@ -23,6 +23,14 @@ LIBRARY = ROOT / "comparator" / "library"
 SHARED = ROOT.parent / "shared"
 """The specification beside the checkout; absent in a clone elsewhere (``needs_shared``)."""
 ACCEPTANCE = SHARED / "spec" / "acceptance"
+ACCEPTANCE_FORMAT2 = SHARED / "spec" / "acceptance-format2"
+
+needs_acceptance = pytest.mark.skipif(
+    not ACCEPTANCE.is_dir(), reason="../shared/spec/acceptance (the specification beside the checkout) is not there"
+)
+needs_acceptance_format2 = pytest.mark.skipif(
+    not ACCEPTANCE_FORMAT2.is_dir(), reason="../shared/spec/acceptance-format2 (the specification beside the checkout) is not there"
+)
 
 
 def needs_shared(path: Path) -> None:
