@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
+from pathlib import Path
 
 import click
 import pytest
@@ -411,10 +413,24 @@ def test_every_listed_scenario_works_as_an_argument():
 # --- gallery ------------------------------------------------------------------------------------------
 
 
-def test_gallery_writes_every_format_and_the_index_then_checks(tmp_path):
+@pytest.fixture(scope="module")
+def written_gallery(tmp_path_factory) -> Path:
+    """``loopcompare gallery --dir`` run once for this module (it renders every report): each test
+    below works on a copy of its own."""
+    folder = tmp_path_factory.mktemp("written") / "gallery"
+    assert_clean_exit(run("gallery", "--dir", str(folder)), 0)
+    return folder
+
+
+@pytest.fixture
+def gallery_copy(written_gallery, tmp_path) -> Path:
     folder = tmp_path / "gallery"
-    result = run("gallery", "--dir", str(folder))
-    assert_clean_exit(result, 0)
+    shutil.copytree(written_gallery, folder)
+    return folder
+
+
+def test_gallery_writes_every_format_and_the_index_then_checks(gallery_copy):
+    folder = gallery_copy
     names = library.names()
     expected = {f"{n}.{fmt}" for n in names for fmt in ("md", "html", "json")} | {"index.md", "index.html", "timelines", "atlas.md", "atlas.html", "atlas.json", "history.md", "history.html", "history.json", "README.md", ".loopcompare-gallery"}
     assert {p.name for p in folder.iterdir()} == expected
@@ -433,26 +449,23 @@ def test_gallery_writes_every_format_and_the_index_then_checks(tmp_path):
     assert (folder / "flying-relents.md").read_text(encoding="utf-8") == "edited by hand\n"  # --check never writes
 
 
-def test_gallery_check_fails_when_a_file_is_missing(tmp_path):
-    folder = tmp_path / "gallery"
-    run("gallery", "--dir", str(folder))
+def test_gallery_check_fails_when_a_file_is_missing(gallery_copy):
+    folder = gallery_copy
     (folder / "index.html").unlink()
     result = run("gallery", "--check", "--dir", str(folder))
     assert_clean_exit(result, 1)
     assert "index.html" in result.output
 
 
-def test_gallery_rerun_rewrites_nothing(tmp_path):
-    folder = tmp_path / "gallery"
-    run("gallery", "--dir", str(folder))
+def test_gallery_rerun_rewrites_nothing(gallery_copy):
+    folder = gallery_copy
     result = run("gallery", "--dir", str(folder))
     assert_clean_exit(result, 0)
     assert "wrote 0 of" in result.stdout
 
 
-def test_gallery_matches_compare(tmp_path):
-    folder = tmp_path / "gallery"
-    run("gallery", "--dir", str(folder))
+def test_gallery_matches_compare(gallery_copy):
+    folder = gallery_copy
     assert (folder / "gond-googol.json").read_text(encoding="utf-8") == run("compare", "gond-googol", "-f", "json").stdout
 
 

@@ -21,15 +21,6 @@ CITATION = re.compile(r"(421\.[1-5]|102\.6): ")
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
-
-
-
 # Gain flying (active player Alice) against lose flying (Bob): the 421.3 example.
 FLYING = scenario_text("flying")
 

@@ -22,12 +22,6 @@ CITATION = re.compile(r"(421\.[1-5]|102\.4b): ")
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
 # Gain flying (Alice, active) against lose flying (Bob): the 421.3 example.
 FLYING = scenario_text("flying")
 

@@ -21,15 +21,6 @@ CITATION = re.compile(r"(421\.[1-6]|102\.4b): ")
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
-
-
-
 # Gain flying (Alice) against lose flying (Bob): the 421.3 example.
 FLYING = scenario_text("flying")
 

@@ -27,12 +27,6 @@ CITATION = re.compile(r"(713\.[1-6][a-c]?|104\.4b): ")
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
 # Gain flying (Alice, the active player) against lose flying (Bob): the 713.3 example.
 FLYING = scenario_text("flying")
 

@@ -21,12 +21,6 @@ CITATION = re.compile(r"(729\.[1-6][a-c]?|104\.4b): ")
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
 # Gain flying (Alice, the active player) against lose flying (Bob): the 729.3 example.
 FLYING = scenario_text("flying")
 

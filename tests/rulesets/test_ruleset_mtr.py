@@ -21,15 +21,6 @@ CITATION = re.compile(r"(MTR 4\.4|CR 729\.[1-6][a-c]?|CR 104\.4b): ")  # 104.4b:
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
-
-
-
 # Gain flying (Alice) against lose flying (Bob).
 FLYING = scenario_text("flying")
 

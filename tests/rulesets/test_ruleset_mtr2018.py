@@ -25,12 +25,6 @@ CITATION = re.compile(r"(MTR 4\.4|CR 720\.[1-6][a-c]?|CR 104\.4b): ")  # 104.4b:
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
 def quoted(outcome, words: str) -> bool:
     """Whether the outcome quotes a paragraph containing ``words``."""
     return any(words in text for _, text in outcome.quotes)

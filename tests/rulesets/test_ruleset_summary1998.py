@@ -20,12 +20,6 @@ CITATION = re.compile(r"(G\.21\.[1-4]|G\.21\.Ruling\.[1-4]|G\.21\.Note): ")
 cited = citing(CITATION)
 
 
-
-
-
-
-
-
 # Two triggers keep triggering each other: nobody controls anything in the loop.
 TRIGGERS = """
     title = "Two triggers, nobody in control"

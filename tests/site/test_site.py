@@ -260,6 +260,7 @@ def test_the_site_is_the_same_bytes_when_built_again(built):
     assert [k for k in built if built[k] != again[k]] == []
 
 
+@pytest.mark.slow  # a whole site and atlas in another process: minutes on a busy machine
 def test_the_command_writes_the_same_site_in_a_fresh_process(built, tmp_path):
     # Another process, another hash seed, the atlas computed anew: the same bytes as in-process
     # (the library alone: the test-only loop is not part of it).
@@ -271,7 +272,11 @@ def test_the_command_writes_the_same_site_in_a_fresh_process(built, tmp_path):
     written = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file() and p.name != cli.SITE_MARKER}
     assert written.keys() == expected.keys()
     assert [k for k in expected if written[k] != expected[k]] == []
-    # A folder that holds other things is refused before any work, and left as it was.
+
+
+def test_the_command_refuses_a_folder_that_holds_other_things(tmp_path):
+    # Refused before any work, and left as it was (split from the fresh-process build above,
+    # which is slow, so that the default run keeps it).
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     (foreign / "keep.txt").write_text("mine")
@@ -431,12 +436,37 @@ def test_without_scripts_every_page_reads_whole(site):
 WIDTHS = (1280, 390)
 
 
-@pytest.fixture(scope="module", params=["light", "dark"])
+def _one_of_each_kind(root: Path) -> list[Path]:
+    """The pages at the top, and in each folder (loops, timelines, eras, amendments) its first,
+    its largest, flying-relents and the test-only loop where it has them."""
+    pages = _pages(root)
+    chosen = {p for p in pages if p.parent == root}
+    for folder in sorted({p.parent for p in pages} - {root}):
+        inside = [p for p in pages if p.parent == folder]
+        chosen |= {inside[0], max(inside, key=lambda p: (p.stat().st_size, p.name))}
+        chosen |= {p for p in inside if p.stem in ("flying-relents", EXTRA_ID)}
+    return sorted(chosen)
+
+
+# The default run (and CI) lays out one page of each kind in both schemes; every page of the site
+# under the slow marker (`pytest -m slow`).
+_SCHEMES = [
+    pytest.param(("light", "one of each kind"), id="light-one-of-each-kind"),
+    pytest.param(("dark", "one of each kind"), id="dark-one-of-each-kind"),
+    pytest.param(("light", "every page"), id="light-every-page", marks=pytest.mark.slow),
+    pytest.param(("dark", "every page"), id="dark-every-page", marks=pytest.mark.slow),
+]
+
+
+@pytest.fixture(scope="module", params=_SCHEMES)
 def laid_out(request, site, browse, tmp_path_factory):
-    """Every page at both widths in one colour scheme, measured by tests/site/test_browser.py's harness
-    (each page in a frame of its own width; file:// frames, readable with --allow-file-access-from-files)."""
-    tmp = tmp_path_factory.mktemp(f"layout-{request.param}")
-    frames = {f"{p.relative_to(site).as_posix()} @{w}": (w, p.as_uri()) for p in _pages(site) for w in WIDTHS}
+    """The pages at both widths in one colour scheme (one page of each kind, or every page under
+    the slow marker), measured by tests/site/test_browser.py's harness (each page in a frame of
+    its own width; file:// frames, readable with --allow-file-access-from-files)."""
+    scheme, which = request.param
+    pages = _one_of_each_kind(site) if which == "one of each kind" else _pages(site)
+    tmp = tmp_path_factory.mktemp(f"layout-{scheme}")
+    frames = {f"{p.relative_to(site).as_posix()} @{w}": (w, p.as_uri()) for p in pages for w in WIDTHS}
     harness = tmp / "harness.html"
     harness.write_text(
         "<!DOCTYPE html><html><head><meta charset='utf-8'>"
@@ -447,7 +477,7 @@ def laid_out(request, site, browse, tmp_path_factory):
         + "</body></html>",
         encoding="utf-8",
     )
-    flags = ["--force-dark-mode"] if request.param == "dark" else []
+    flags = ["--force-dark-mode"] if scheme == "dark" else []
     dom, console = browse(tmp, harness.as_uri(), *flags)
     found = re.search(r'<pre id="measured">(.*?)</pre>', dom, re.S)
     assert found, f"the harness wrote no measurements:\n{dom[-2000:]}"
@@ -455,7 +485,7 @@ def laid_out(request, site, browse, tmp_path_factory):
     canary = result.pop("(canary)")
     assert canary["scrollWidth"] > canary["clientWidth"] and canary["offenders"], canary
     assert set(result) == set(frames)
-    return request.param, result, console
+    return scheme, result, console
 
 
 def test_no_page_overflows_at_390_or_1280_px(laid_out):
