@@ -329,7 +329,8 @@ def _largest(pages: list[Path]) -> Path:
 
 # The default run (and CI) lays out one page of each kind: the index, the atlas, the history, a
 # small and the largest loop report, a small and the largest timeline. Every page of the gallery
-# is laid out under the slow marker (`pytest -m slow`), in both schemes.
+# is laid out under the slow marker (`pytest -m slow`), in both schemes. (tests/site/test_site.py
+# lays out the site's pages the same way, with these runs.)
 _LOOPS = [p for p in PAGES if p.parent == REPORTS and p.stem not in ("index", "atlas", "history")]
 _TIMELINES = [p for p in PAGES if p.parent.name == "timelines"]
 SMOKE_PAGES = sorted(
@@ -338,7 +339,7 @@ SMOKE_PAGES = sorted(
     | ({_largest(_LOOPS)} if _LOOPS else set())
     | ({_largest(_TIMELINES)} if _TIMELINES else set())
 )
-_SCHEMES = [
+LAYOUT_RUNS = [
     pytest.param(("light", "one of each kind"), id="light-one-of-each-kind"),
     pytest.param(("dark", "one of each kind"), id="dark-one-of-each-kind"),
     pytest.param(("light", "every page"), id="light-every-page", marks=pytest.mark.slow),
@@ -346,7 +347,7 @@ _SCHEMES = [
 ]
 
 
-@pytest.fixture(scope="module", params=_SCHEMES)
+@pytest.fixture(scope="module", params=LAYOUT_RUNS)
 def measured(request, chromium, tmp_path_factory):
     """The reports laid out at each width in one colour scheme (one page of each kind, or every
     page under the slow marker): what the harness measured."""

@@ -38,7 +38,7 @@ from loopcompare.comparator import site as sites
 from loopcompare.comparator.loader import parse_bytes
 
 from gallery import gallery
-from test_browser import _CANARY, _MEASURE, LOCAL_VNU, _missing, _parse
+from test_browser import _CANARY, _MEASURE, LAYOUT_RUNS, LOCAL_VNU, _missing, _parse
 
 # A loop only the tests add: a card name and a tag found nowhere else in the library (so search
 # can only find it through them), and text a page must escape.
@@ -449,16 +449,8 @@ def _one_of_each_kind(root: Path) -> list[Path]:
 
 
 # The default run (and CI) lays out one page of each kind in both schemes; every page of the site
-# under the slow marker (`pytest -m slow`).
-_SCHEMES = [
-    pytest.param(("light", "one of each kind"), id="light-one-of-each-kind"),
-    pytest.param(("dark", "one of each kind"), id="dark-one-of-each-kind"),
-    pytest.param(("light", "every page"), id="light-every-page", marks=pytest.mark.slow),
-    pytest.param(("dark", "every page"), id="dark-every-page", marks=pytest.mark.slow),
-]
-
-
-@pytest.fixture(scope="module", params=_SCHEMES)
+# under the slow marker (`pytest -m slow`): test_browser's LAYOUT_RUNS.
+@pytest.fixture(scope="module", params=LAYOUT_RUNS)
 def laid_out(request, site, browse, tmp_path_factory):
     """The pages at both widths in one colour scheme (one page of each kind, or every page under
     the slow marker), measured by tests/site/test_browser.py's harness (each page in a frame of
