@@ -21,7 +21,7 @@ TESTS = ROOT / "tests"
 SCENARIOS = TESTS / "scenarios"
 LIBRARY = ROOT / "comparator" / "library"
 SHARED = ROOT.parent / "shared"
-"""The specification beside the checkout; absent in a clone elsewhere (``needs_shared``)."""
+"""The specification beside the checkout; absent in a clone elsewhere (``needs_acceptance``)."""
 ACCEPTANCE = SHARED / "spec" / "acceptance"
 ACCEPTANCE_FORMAT2 = SHARED / "spec" / "acceptance-format2"
 
@@ -31,12 +31,6 @@ needs_acceptance = pytest.mark.skipif(
 needs_acceptance_format2 = pytest.mark.skipif(
     not ACCEPTANCE_FORMAT2.is_dir(), reason="../shared/spec/acceptance-format2 (the specification beside the checkout) is not there"
 )
-
-
-def needs_shared(path: Path) -> None:
-    """Skip the calling test, saying why, when ``path`` (inside ``../shared``) is not there."""
-    if not path.exists():
-        pytest.skip(f"{path.relative_to(SHARED.parent)} is not beside this checkout (the specification folder ../shared)")
 
 
 def scenario_text(name: str) -> str:
