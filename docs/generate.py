@@ -1,7 +1,7 @@
 """Regenerate the examples of the README and of docs/, from the commands themselves.
 
     python docs/generate.py          # rewrite every generated block that is out of step
-    python docs/generate.py --check  # exit 1 and name the stale blocks (tests/test_user_docs.py)
+    python docs/generate.py --check  # exit 1 and name the stale blocks (tests/docs/test_user_docs.py)
 
 A generated block sits between two comments; what follows the opening comment's colon says what
 to put there:

@@ -19,7 +19,7 @@ from loopcompare.comparator.cli import main
 from loopcompare.comparator.loader import ScenarioError, to_document, parse_document
 from loopcompare.rulesets.linear import Amount
 
-from conftest import scenario, settle
+from helpers import scenario, settle
 
 SELVALA = """
 format = 3

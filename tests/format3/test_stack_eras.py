@@ -9,7 +9,7 @@ import pytest
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.scenario import Breaker, Intent, Scenario, Step, Unless
 
-from conftest import noted
+from helpers import noted
 
 #: The rule each era cites where a point moves past a priority-free step (FORMAT item 23).
 PRIORITY_RULE = {
