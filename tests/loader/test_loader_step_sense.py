@@ -113,7 +113,7 @@ def test_an_event_without_chance_or_hidden_information_is_refused():
 def test_an_unknown_key_is_hinted_with_the_closest_known_one():
     assert refused("optinal = true") == (
         "case.toml: line 8: step 1: 'optinal': unknown key (did you mean 'optional'?); expected one of add, alternative, by, choice, "
-        "conditional, does, ends_loop, hidden, mul, optional, priority, random, requires, set, sustains, target, times, turn, unless"
+        "conditional, does, ends_loop, hidden, mul, optional, priority, random, requires, run, set, sustains, target, times, turn, unless"
     )
 
 

@@ -144,7 +144,8 @@ def test_json_reports_follow_the_format():
     outcome = doc["comparisons"][0]["outcomes"]["cr-2004"]
     assert outcome["iterations"] == 10**100
     assert list(outcome) == ["result", "iterations", "steps", "deviates", "last_action", "state", "judge", "rules", "notes", "transcript",
-                            "ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations"]
+                            "ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations",
+                            "after_cut", "inner", "inner_results", "part", "parts"]
 
 
 def test_index_links_every_scenario():
