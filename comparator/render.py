@@ -25,7 +25,7 @@ from .compare import Comparison
 from .controls import json_escaped, visible
 from .diagram import Diagram, svg
 from .diagram import mermaid as mermaid_text
-from .report import ComparisonView, Report, ScenarioView, build, comparison_view, safe_id
+from .report import ComparisonView, PartView, Report, ScenarioView, build, comparison_view, safe_id
 from .timeline import Timeline, to_json
 
 if TYPE_CHECKING:  # jinja2 is imported where used (HTML only), see environment()
@@ -135,6 +135,9 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
         out.append(f"Rows marked **{DIFFERS}** differ between the rulesets: " + ", ".join(md(d) for d in view.differences) + f". {ODD_CELLS}\n")
     if view.rows:
         out.append(_outcome_table(view) + "\n")
+    for part in view.parts:
+        out.append(f"{h}## Part {part.number}: {md(part.title)}\n")
+        out.append((_outcome_table(part) if part.rows else "Every ruleset that reached it gives the same outcome.") + "\n")
 
     out.append(f"{h}# How each ruleset settles it\n")
     for section in view.sections:
@@ -205,7 +208,7 @@ def markdown(report: Report, *, mermaid: bool = False) -> str:
     return finish("\n".join(out))
 
 
-def _outcome_table(view: ComparisonView) -> str:
+def _outcome_table(view: ComparisonView | PartView) -> str:
     headers = ["Outcome"] + [c.name for c in view.columns]
     rows = []
     for row in view.rows:

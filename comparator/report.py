@@ -102,6 +102,17 @@ class Section:
 
 
 @dataclass(frozen=True)
+class PartView:
+    """One part of a file of loops one after another (``[[then]]``, FORMAT item 30): its title and
+    its own outcome table, the differences counted within the part."""
+
+    number: int
+    title: str
+    columns: tuple[Column, ...]
+    rows: tuple[Row, ...]
+
+
+@dataclass(frozen=True)
 class ComparisonView:
     """One scenario's side-by-side comparison."""
 
@@ -111,6 +122,7 @@ class ComparisonView:
     sections: tuple[Section, ...]
     differences: tuple[str, ...]
     diagram: Diagram
+    parts: tuple[PartView, ...] = ()
 
     @property
     def agree(self) -> bool:
@@ -282,7 +294,39 @@ def comparison_view(comparison: Comparison, anchor: str, *, only_differences: bo
                 sources=provenance(r, [key for key, _ in out.quotes]),
             )
         )
-    return ComparisonView(scenario_view(comparison, anchor), columns(comparison.rulesets), tuple(rows), tuple(sections), differences, build_diagram(comparison))
+    return ComparisonView(
+        scenario_view(comparison, anchor), columns(comparison.rulesets), tuple(rows), tuple(sections), differences,
+        build_diagram(comparison), part_views(comparison, only_differences=only_differences),
+    )
+
+
+def part_views(comparison: Comparison, *, only_differences: bool = False) -> tuple[PartView, ...]:
+    """One table per part of a file with ``[[then]]`` (FORMAT item 30): each reached part's
+    outcome under each ruleset ("not reached" where a ruleset's game ended before it)."""
+    sc = comparison.scenario.scenario
+    if not sc.parts:
+        return ()
+    titles = (sc.title,) + tuple(p.title for p in sc.parts)
+    differences = set(comparison.differences)
+    out = []
+    for index, title in enumerate(titles):
+        reached = [comparison.outcomes[r.key].parts[index] if len(comparison.outcomes[r.key].parts) > index else None for r in comparison.rulesets]
+        if not any(reached):
+            continue
+        rows = []
+        for name in comparison.fields:
+            differs = f"parts[{index}].{name}" in differences
+            if only_differences and not differs:
+                continue
+            spec = FIELDS_BY_NAME.get(name)
+            values = [o.value(name) if o is not None else None for o in reached]
+            if spec is not None and spec.hide_neutral and all(v == spec.neutral for v, o in zip(values, reached) if o is not None):
+                continue
+            label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
+            cells = tuple(show(v) if o is not None else "not reached" for v, o in zip(values, reached))
+            rows.append(Row(name, label, cells, differs, marked=odd_ones(cells) if differs else ()))
+        out.append(PartView(index + 1, title, columns(comparison.rulesets), tuple(rows)))
+    return tuple(out)
 
 
 def odd_ones(cells: Sequence[str]) -> tuple[bool, ...]:

@@ -127,3 +127,25 @@ def test_after_a_random_stop_a_part_that_reads_what_changed_is_refused_with_exit
 def test_after_a_random_stop_a_part_that_does_not_read_it_is_settled_with_random_values():
     out = settle(RANDOM_THEN.replace("{reads}", ""), "cr-2004")
     assert out.part == 2 and out.state["tokens"] == "random" and out.state["flips"] == 2
+
+
+def test_reports_have_one_table_per_part():
+    result = CliRunner().invoke(main, ["compare", str(SCENARIOS / "two-loops-in-a-row.toml"), "-f", "md", "--no-pager"])
+    assert result.exit_code == 0, result.output
+    assert "Part 1: Two loops one after another" in result.output and "Part 2: then each token drains" in result.output
+    result = CliRunner().invoke(main, ["compare", str(SCENARIOS / "two-loops-in-a-row.toml"), "-f", "html"])
+    assert "Part 2: the outcome of each ruleset" in result.output
+
+
+def test_a_part_a_ruleset_never_reached_says_so():
+    from loopcompare.comparator.report import part_views
+
+    # A conditional second part under the MTR is not shortcut (no cut), so a third part is not reached there.
+    text = TWO.replace('does = "sacrifices a token: Bob loses 1"', 'does = "sacrifices a token: Bob loses 1"\nconditional = true')
+    text = text.replace('[then.intent]\nAlice = "never"', "[then.intent]\nAlice = 3")
+    text += '\n[[then]]\ntitle = "third"\n[[then.step]]\nby = "Alice"\ndoes = "x"\noptional = true\n[then.intent]\nAlice = 1\n'
+    comparison = compare(parse(text), [registry().get(k) for k in ("cr-2004", "mtr-current")])
+    views = part_views(comparison)
+    third = next(v for v in views if v.number == 3)
+    assert third.rows[0].cells == ("shortcut", "not reached")
+    assert "parts[2].result" not in comparison.differences  # compared among the rulesets that reached it
