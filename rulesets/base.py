@@ -560,7 +560,9 @@ class Ruleset:
             values = ", ".join(f"{owner if isinstance(ctx.scenario.state.get(name), Mapping) else ''}{name} becomes {value}" for name, value in end.instead.items())
             who = f"{whose}'s " if whose else ""
             what = f"{who}loss ({end.effect})" if end.loses_someone else f"the end \u201c{end.effect}\u201d"
-            ctx.transcript.append(f"{point.describe()}: {what} is replaced, once: {values}; the loop goes on.")
+            # Cited to the rule that defines the loop whose run it happens in: no modelled text numbers
+            # replacement effects (CR 614 is not among the sources).
+            ctx.say(self.loop_rule, f"{point.describe()}, {what} is replaced, once: {values}; the loop goes on.")
             ctx.note(
                 f"A replacement effect acts once {point.describe()}: instead of {what}, {values} (FORMAT item 26). "
                 "It is game mechanics, the same in every era where the card exists; afterwards that end acts normally."

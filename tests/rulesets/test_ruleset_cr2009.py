@@ -218,7 +218,8 @@ def test_unless_nobody_pays_is_a_draw(key):
 def _two_player_cases():
     files = [load(p) for p in sorted(ACCEPTANCE.glob("*.toml"))] if ACCEPTANCE.is_dir() else []
     files += [load_builtin(n) for n in names()]
-    return [sf for sf in files if len(sf.scenario.players) == 2]
+    # A loop dated after 2009 (format 3, item 27) is n/a under the 2009 texts: it can't be compared with 2024.
+    return [sf for sf in files if len(sf.scenario.players) == 2 and not (sf.scenario.exists_since > "2009-09-03")]
 
 
 TWO_PLAYER = _two_player_cases()
