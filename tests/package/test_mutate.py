@@ -104,6 +104,7 @@ def test_known_equivalent_mutants_are_matched_by_line_and_change_and_need_a_reas
         mutate.load_equivalents(listed)
 
 
+@pytest.mark.slow  # about 3.5 minutes on 2 cores (every mutant of every default file is generated): run with the mutation tests
 def test_the_listed_equivalent_mutants_all_match_one_mutant_each():
     files = sorted({e.file for e in mutate.load_equivalents()})
     found, problems = mutate.equivalent_ids(mutate.collect(files), mutate.load_equivalents())
