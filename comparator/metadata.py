@@ -10,13 +10,28 @@ from __future__ import annotations
 
 import datetime
 import re
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import Any, Callable, Mapping, NoReturn, Protocol
 
 from loopcompare.rulesets import OracleText, Ruling, Scenario
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 
-if TYPE_CHECKING:
-    from .loader import Parser
+
+class Parser(Protocol):
+    """What these checks ask of the loader's parser (:class:`.loader.Parser` is one): record a
+    problem, or record it and abandon the item, and its small checks.  Named here so that the
+    metadata never imports the loader, which imports it."""
+
+    def fail(self, where: str, message: str) -> NoReturn: ...
+
+    def record(self, where: str, message: str) -> None: ...
+
+    def each(self, items: Any, check: Callable[[Any], Any]) -> list[Any]: ...
+
+    def keys(self, table: Mapping[str, Any], allowed: set[str], section: str, prefix: str = "") -> None: ...
+
+    def text(self, value: Any, where: str, *, required: bool = True) -> str: ...
+
+    def table(self, value: Any, where: str) -> Mapping[str, Any]: ...
 
 ORACLE_KEYS = ("name", "text", "date", "source")
 RULING_KEYS = ("source", "title", "date", "quote", "eras")
