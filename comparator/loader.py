@@ -1180,7 +1180,7 @@ class Parser:
         for i, b in enumerate(scenario.breakers):
             if b.still_resolves > len(steps):
                 self.record(_at(f"breaker {i + 1}", "still_resolves"), f"is {b.still_resolves}, more than one iteration's {len(steps)} steps")
-        payers = {p for s in steps if s.unless is not None and s.unless.payment for p in _payers(s)}
+        payers = {p for s in steps if s.unless is not None and s.unless.payment for p in s.payers}
         for player, intent in scenario.intents.items():
             if intent.never:
                 continue
@@ -1386,14 +1386,6 @@ class Parser:
 
 # An exact expression for a huge value (docs/FORMAT.md item 14): digits, ^ * + - / ( ).
 _EXPRESSION = re.compile(r"[0-9^*+\-/()]{1,2000}")
-
-
-def _payers(step: Step) -> tuple[str, ...]:
-    """Who may pay a step's ``unless``: its ``by``, or with ``by = "target"`` every player it may target."""
-    assert step.unless is not None
-    if step.unless.by == "target":
-        return step.target.among if step.target is not None else ()
-    return (step.unless.by,)
 
 
 def _holds_at_start(scenario: Scenario, end: End) -> bool:

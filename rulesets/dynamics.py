@@ -423,18 +423,12 @@ class Dynamics:
             unless = step.unless
             if unless is None or unless.breaks:
                 continue
-            for payer in self._payers(step):
+            for payer in step.payers:
                 policy = unless.pays_for(payer)
                 if isinstance(policy, int):
                     values[_payments_left(j, payer)] = policy
         return _State(values, {}, tuple(self.scenario.players), 0)
 
-    def _payers(self, step: Step) -> tuple[str, ...]:
-        """Who may pay a step's payment: its ``by``, or with ``by = "target"`` the players it may target."""
-        assert step.unless is not None
-        if step.unless.by == "target":
-            return step.target.among if step.target is not None else ()
-        return (step.unless.by,)
 
     def state_of(self, values: Mapping[Component, Amount]) -> "dict[str, StateValue]":
         """Component values as a scenario state: ``{name: value}``, per-player as ``{player: value}``."""

@@ -110,6 +110,16 @@ class Step:
     FORMAT item 23): other players' points right after it move to the next point with priority."""
 
 
+    @property
+    def payers(self) -> tuple[str, ...]:
+        """Who may pay this step's ``unless``: its ``by``, or with ``by = "target"`` every player
+        the step may target (FORMAT item 25); () without an ``unless``."""
+        if self.unless is None:
+            return ()
+        if self.unless.by == "target":
+            return self.target.among if self.target is not None else ()
+        return (self.unless.by,)
+
 @dataclass(frozen=True)
 class Target:
     """Which players a step's effects on per-player values apply to (docs/FORMAT.md "Format 2", item 5).
