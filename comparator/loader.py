@@ -33,7 +33,7 @@ from loopcompare.rulesets import (
 from loopcompare.rulesets.outcome import EXPECT_KEYS_FORMAT_1, EXPECT_KEYS_FORMAT_2, Result
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 from loopcompare.rulesets.linear import Amount, AmountError, parse_amount
-from loopcompare.rulesets.scenario import Card, End, EndsLoop, Goal, Limits, Target
+from loopcompare.rulesets.scenario import Card, End, EndsLoop, Goal, InnerLoop, InnerRun, Limits, Target
 
 from . import metadata, stack_checks
 from .controls import visible
@@ -55,9 +55,19 @@ _LOOP_KEYS_1 = {"independent", "spans_turns", "meaningful_change", "shortcut_bef
 _LOOP_KEYS_2 = {"within"}
 # Format 3 (docs/FORMAT.md item 31): keys a file may use only with format = 3.
 _TOP_KEYS_3 = {"card", "then", "inner"}
-#: Format 3 keys this version reads but does not settle yet: refused with a message saying so.
-_NOT_BUILT = "inner loops ([[inner]] and a step's 'run', docs/FORMAT.md item 29) are not built yet in this version: the README lists it among the limits"
-#: The keys of a ``[[then]]`` part (FORMAT item 30); ``inner`` is not built yet (the loader says so).
+#: The keys of an ``[[inner]]`` loop and of a step's ``run`` (FORMAT item 29).
+_INNER_KEYS = {"id", "step", "breaker", "description"}
+_RUN_KEYS = {"inner", "times", "until"}
+#: What an inner step may not say in this version (FORMAT item 29; docs/READINGS.md "Loops inside
+#: loops"): the run decides how often its steps happen, so nothing in it is its controller's choice.
+_INNER_REFUSED = {
+    "run": "an inner loop that runs another inner loop (two levels of nesting) is not settled by this version",
+    "optional": "an inner step is performed as often as its run says: the run's 'times' or 'until' is the choice; write the choice on the outer step",
+    "choice": "an inner step is performed as often as its run says: a choice inside it is not settled by this version",
+    "turn": "an inner loop runs inside one outer step, so inside one turn",
+    "ends_loop": "an event that ends the loop inside an inner loop is not settled by this version",
+}
+#: The keys of a ``[[then]]`` part (FORMAT item 30).
 _PART_KEYS = {"title", "description", "step", "end", "breaker", "loop", "intent", "inner"}
 _STEP_KEYS_3 = {"priority", "run"}
 _LOOP_KEYS_3 = {"exists_from", "because"}
@@ -279,6 +289,8 @@ class Parser:
         self.more = 0
         self.warnings: list[str] = []
         self.format = 1
+        #: The ``[[inner]]`` loops by id, read before the steps that ``run`` them.
+        self.inner: dict[str, InnerLoop] = {}
         #: [state] names whose entry had an error: declared, so not reported again as undeclared.
         self.unsettled: set[str] = set()
         #: Floors and ceilings of per-player entries found in [state], by value then player.
@@ -453,8 +465,6 @@ class Parser:
             self.keys(doc, _TOP_KEYS - {"end"}, "", later={"end"}, later3=_TOP_KEYS_3)
         except _Stop:
             pass
-        if "inner" in doc and self.format >= 3:
-            self.record("'inner'", _NOT_BUILT)
         header = self.each([doc], self.header)
         oracle, rulings, simplified = metadata.parse(self, doc)
         players = self.players(doc)  # nothing else can be checked without the players
@@ -463,6 +473,8 @@ class Parser:
             found = self.each([doc["active"]], lambda v: self.player(v, players, "'active'"))
             active = found[0] if found else players[0]
         state, limits = self.state(doc.get("state", {}), players)
+        inner = self.inner_loops(doc.get("inner", []), players, state) if "inner" in doc and self.format >= 3 else {}
+        self.inner = inner
         steps = self.steps(doc, players, state, limits)
         loop = self.each([doc.get("loop", {})], lambda raw: self.loop(raw, state))
         loop_flags = loop[0] if loop else LoopFlags()
@@ -471,7 +483,7 @@ class Parser:
         cards = self.cards(doc.get("card", []))
         ends = self.ends(doc.get("end", []), players, state, loop_flags)
         breakers = self.breakers(doc.get("breaker", []), players)
-        intents = self.intents(doc.get("intent", {}), players, len(steps) or 1, state)
+        intents = self.intents(doc.get("intent", {}), players, len(steps) or 1, state, steps)
         if self.errors or not header or not steps:
             raise _Stop
         title, description, source, tags = header[0]
@@ -498,6 +510,7 @@ class Parser:
             exists_from=exists_from,
             because=because,
             cards=cards,
+            inner=tuple(inner.values()),
         )
         self.each([scenario], self.whole)
         if "then" in doc and not self.errors:
@@ -529,13 +542,11 @@ class Parser:
             try:
                 table = self.table(part, where)
                 self.keys(table, _PART_KEYS, where)
-                if "inner" in table:
-                    self.fail(_at(where, "inner"), _NOT_BUILT)
                 if "step" not in table:
                     self.fail(_at(where, "step"), "is required: the part's own [[then.step]] tables")
             except _Stop:
                 continue
-            sub = {key: table[key] for key in ("description", "step", "end", "breaker", "loop", "intent") if key in table}
+            sub = {key: table[key] for key in ("description", "step", "end", "breaker", "loop", "intent", "inner") if key in table}
             sub.update({"format": self.format, "title": table.get("title", f"{doc.get('title', '')} (part {k + 2})"), "players": doc["players"]})
             for key in ("state", "active"):
                 if key in doc:
@@ -711,8 +722,94 @@ class Parser:
             return ()
         return tuple(self.each(enumerate(raw), lambda item: self.step(item[1], item[0] + 1, players, state)))
 
-    def step(self, raw: Any, number: int, players: tuple[str, ...], state: Mapping[str, Any]) -> Step:
-        where = f"step {number}"
+    def inner_loops(self, raw: Any, players: tuple[str, ...], state: Mapping[str, Any]) -> dict[str, InnerLoop]:
+        """The ``[[inner]]`` loops (FORMAT item 29): an ``id`` and ``[[inner.step]]`` tables, read
+        as steps are (errors named ``inner K step N``), on the file's values."""
+        if not isinstance(raw, list) or not raw:
+            self.record("'inner'", "expected [[inner]] tables: each an inner loop with an 'id' and [[inner.step]] tables")
+            return {}
+        out: dict[str, InnerLoop] = {}
+
+        def one(item: Any) -> None:
+            k, loop = item
+            where = f"inner {k + 1}"
+            table = self.table(loop, where)
+            self.keys(table, _INNER_KEYS, where)
+            if "breaker" in table:
+                self.fail(_at(where, "breaker"), (
+                    "a breaker of an inner loop is not settled by this version: a player who can break the inner loop "
+                    "breaks the nest, so declare them at the top level ([[breaker]]) and give their point inside the run in [intent]"
+                ))
+            if "id" not in table:
+                self.fail(_at(where, "id"), "is required: the name a step's 'run' uses")
+            name = self.text(table["id"], _at(where, "id"))
+            if name in out:
+                self.fail(_at(where, "id"), f"{name!r} is already the id of another [[inner]] loop")
+            raw_steps = table.get("step")
+            if not isinstance(raw_steps, list) or not raw_steps:
+                self.fail(_at(where, "step"), "is required: one or more [[inner.step]] tables")
+            if len(raw_steps) > MAX_STEPS:
+                self.fail(_at(where, "step"), f"has {len(raw_steps)} steps; at most {MAX_STEPS} are supported")
+            steps = []
+            for n, raw_step in enumerate(raw_steps):
+                step_where = f"{where} step {n + 1}"
+                if isinstance(raw_step, dict):
+                    refused = [key for key in _INNER_REFUSED if key in raw_step]
+                    if refused:
+                        self.record(_at(step_where, refused[0]), _INNER_REFUSED[refused[0]])
+                        continue
+                    target = raw_step.get("target")
+                    if isinstance(target, dict) and target.get("order") == "rotate":
+                        self.record(_at(step_where, "target.order"), "a rotating target inside an inner loop is not settled by this version")
+                        continue
+                    unless = raw_step.get("unless")
+                    if isinstance(unless, dict) and unless.get("breaks", True) is not False:
+                        self.record(_at(step_where, "unless"), (
+                            "an 'unless' that breaks the loop inside an inner loop is not settled by this version: the player's "
+                            "point inside the run goes in [intent] ({after, step, inner = {after, step}}); payments ('breaks = false') are"
+                        ))
+                        continue
+                try:
+                    steps.append(self.step(raw_step, n + 1, players, state, prefix=f"{where} "))
+                except _Stop:
+                    pass
+            if len(steps) == len(raw_steps):
+                out[name] = InnerLoop(name, tuple(steps))
+
+        self.each(enumerate(raw), one)
+        return out
+
+    def run(self, raw: Any, where: str, players: tuple[str, ...], state: Mapping[str, Any]) -> InnerRun:
+        """A step's ``run = { inner = ID, times = N }`` or ``{ inner = ID, until = {...} }`` (FORMAT item 29)."""
+        here = _at(where, "run")
+        table = self.table(raw, here)
+        self.keys(table, _RUN_KEYS, where, "run")
+        if "inner" not in table:
+            self.fail(_at(where, "run.inner"), "is required: the id of an [[inner]] loop")
+        name = table["inner"]
+        if not isinstance(name, str) or name not in self.inner:
+            known = ", ".join(repr(k) for k in self.inner) or "none"
+            self.fail(_at(where, "run.inner"), f"{_short(name) if isinstance(name, str) else _kind(name)} is not the id of an [[inner]] loop (declared: {known})")
+        loop = self.inner[name]
+        if ("times" in table) == ("until" in table):
+            self.fail(here, "needs exactly one of 'times' (complete inner iterations) or 'until' (a goal on a value)")
+        if "times" in table:
+            times = self.count(table["times"], _at(where, "run.times"), hint="give how many complete inner iterations")
+            return InnerRun(loop, times=times)
+        value, bound, at_most = self.bound(table["until"], state, where, "run.until", per_player=True)
+        whose = table["until"].get("player")
+        if isinstance(state[value], dict):
+            if whose is None:
+                self.fail(_at(where, "run.until.player"), f"{value!r} is a per-player value: say whose ('player')")
+            whose = self.player(whose, players, _at(where, "run.until.player"))
+            if whose not in state[value]:
+                self.fail(_at(where, "run.until.player"), f"{whose} has no entry in [state] {value}")
+        elif whose is not None:
+            self.fail(_at(where, "run.until.player"), f"{value!r} is not a per-player value")
+        return InnerRun(loop, until=Goal(value, bound, at_most, whose))
+
+    def step(self, raw: Any, number: int, players: tuple[str, ...], state: Mapping[str, Any], *, prefix: str = "") -> Step:
+        where = f"{prefix}step {number}"
         table = self.table(raw, where)
         self.keys(table, _STEP_KEYS_1, where, later=_STEP_KEYS_2, later3=_STEP_KEYS_3)
         missing = [key for key in ("by", "does") if key not in table]
@@ -742,14 +839,19 @@ class Parser:
                 for name in changes:
                     if not isinstance(state.get(name), dict):
                         self.record(_at(where, f"{kind}.{name}"), f"{name!r} is not a per-player value, but with unless.by = \"target\" each payment prevents only the payer's own share: such a step changes per-player values only")
-        if "run" in table and self.format >= 3:
-            self.fail(_at(where, "run"), _NOT_BUILT)
+        run = self.run(table["run"], where, players, state) if "run" in table and self.format >= 3 else None
+        if run is not None and times != 1:
+            self.fail(_at(where, "times"), "can't be combined with 'run' in this version: write the run's own 'times'")
+        if run is not None and any(s.random for s in run.loop.steps) and not flags.get("random", False):
+            flags["random"] = True  # the nest is random where its inner loop is (FORMAT item 29)
+        if run is not None and any(s.conditional for s in run.loop.steps) and not flags.get("conditional", False):
+            flags["conditional"] = True
         alternative = self.text(table["alternative"], _at(where, "alternative")) if "alternative" in table else ""
         ends_loop = self.event(table["ends_loop"], where) if "ends_loop" in table else None
         turn = self.player(table["turn"], players, _at(where, "turn")) if "turn" in table else ""
         step = Step(
             by=by, does=does, set=assigns, add=adds, unless=unless, mul=muls, requires=requires, times=times,
-            target=target, alternative=alternative, ends_loop=ends_loop, turn=turn, amounts=amounts, **flags,
+            target=target, alternative=alternative, ends_loop=ends_loop, turn=turn, amounts=amounts, run=run, **flags,
         )
         self.step_sense(step, where)
         return step
@@ -1099,7 +1201,7 @@ class Parser:
 
         return tuple(self.each(enumerate(raw), one))
 
-    def intents(self, raw: Any, players: tuple[str, ...], size: int, state: Mapping[str, Any]) -> dict[str, Intent]:
+    def intents(self, raw: Any, players: tuple[str, ...], size: int, state: Mapping[str, Any], steps: tuple[Step, ...] = ()) -> dict[str, Intent]:
         try:
             table = self.table(raw, "'intent'")
         except _Stop:
@@ -1128,7 +1230,7 @@ class Parser:
                     self.fail(_at("[intent]", f"{name}.until.player"), f"{goal_value!r} is not a per-player value")
                 out[name] = Intent(until=Goal(goal_value, bound, at_most, whose))
             elif isinstance(value, dict):
-                self.keys(value, {"after", "step"}, "[intent]", name)
+                self.keys(value, {"after", "step"}, "[intent]", name, later3={"inner"})
                 for key in ("after", "step"):
                     if key not in value:
                         self.fail(_at("[intent]", f"{name}.{key}"), "is required in an {after, step} intent")
@@ -1136,7 +1238,8 @@ class Parser:
                 step = self.count(value["step"], _at("[intent]", f"{name}.step"))
                 if step >= size:
                     self.fail(_at("[intent]", f"{name}.step"), f"must be less than the number of steps ({size}), got {step}")
-                out[name] = Intent(after, step)
+                inner = self.inner_point(value["inner"], name, step, steps) if "inner" in value else None
+                out[name] = Intent(after, step, inner=inner)
             elif isinstance(value, str) and value.strip().lower() not in _INFINITE_WORDS and not _BIG.match(value):
                 self.fail(where, f"expected \"never\", a whole number, {{after, step}} or {{until = ...}}, got {_kind(value)}")
             else:
@@ -1146,6 +1249,31 @@ class Parser:
         return out
 
     # --- the scenario as a whole ------------------------------------------------------------------
+
+    def inner_point(self, raw: Any, name: str, step: int, steps: tuple[Step, ...]) -> tuple[int, int]:
+        """``inner = {after = M, step = T}`` in an intent: a point inside the run of step
+        ``step + 1`` (FORMAT item 29), after M complete inner iterations and T inner steps."""
+        where = _at("[intent]", f"{name}.inner")
+        table = self.table(raw, where)
+        self.keys(table, {"after", "step"}, "[intent]", f"{name}.inner")
+        for key in ("after", "step"):
+            if key not in table:
+                self.fail(_at("[intent]", f"{name}.inner.{key}"), "is required in an inner point {after, step}")
+        m = self.count(table["after"], _at("[intent]", f"{name}.inner.after"), hint="give complete inner iterations")
+        t = self.count(table["step"], _at("[intent]", f"{name}.inner.step"), hint="give inner steps")
+        if step >= len(steps):
+            raise _Stop
+        run = steps[step].run
+        if run is None:
+            self.fail(where, f"is a point inside a run, but step {step + 1} (the step after {{after, step = {step}}}) has no 'run'")
+        size = len(run.loop.steps)
+        if t >= size:
+            self.fail(_at("[intent]", f"{name}.inner.step"), f"must be less than the number of steps of inner loop {run.loop.id!r} ({size}), got {t}")
+        if m == 0 and t == 0:
+            self.fail(where, f"is the start of the run, the same moment as {{after, step = {step}}} before step {step + 1}: write the intent without 'inner'")
+        if run.times is not None and (m, t) >= (run.times, 0):
+            self.fail(where, f"falls at or after the end of the run ({run.times:,} inner iterations): a point inside a run comes before its last inner step ends")
+        return m, t
 
     def turns(self, steps: tuple[Step, ...], active: str, loop: LoopFlags) -> LoopFlags:
         """``turn`` on any step implies a loop across turns; the first step's turn is the active player's."""

@@ -207,6 +207,7 @@ class Settlement:
         last_action = None
         state: Mapping[str, StateValue] = dict(self.scenario.state)
         eliminated: tuple[Elimination, ...] = ()
+        inner: dict[str, int] | None = None
         if decision.counts is not None:
             # Independent sets, each run its own number of times: no single cut, no last action.
             iterations = dict(decision.counts)
@@ -225,6 +226,8 @@ class Settlement:
             if decision.per_player:
                 iterations = facts.counts_at(point, decision.per_player)
             eliminated = decision.left if decision.left is not None else _left(facts, facts.eliminations_until(point))
+            if point.inner is not None:
+                inner = {"iterations": point.inner[0], "steps": point.inner[1]}
         stopped_by = decision.stopped_by
         if decision.deviates is None:
             stopped_by = None
@@ -249,6 +252,7 @@ class Settlement:
             stopped_by=stopped_by,
             ends_early_if=ends_early_if,
             expected_iterations=expected,
+            inner=inner,
         )
 
     def _event_fields(self, decision: Decision) -> tuple[str | None, Fraction | None]:
@@ -343,7 +347,7 @@ def _chance_event(scenario: Scenario) -> "EndsLoop | None":
 
 def _left(facts: LoopFacts, eliminations: Iterable["DynElimination"]) -> tuple[Elimination, ...]:
     """The engine's eliminations as outcome entries, counted as cut points are."""
-    return tuple(Elimination(e.player, *_counted(facts.point(e.position))) for e in eliminations)
+    return tuple(Elimination(e.player, *_counted(facts.point(e.position, e.inner)), e.inner) for e in eliminations)
 
 
 def _counted(point: CutPoint) -> tuple[Count, int]:
@@ -498,6 +502,9 @@ class Ruleset:
     # --- what each era's text says, cited: the settings its transcripts read ---
     #: The rule that defines what a loop is (cited when a loop turns out not to be endless).
     loop_rule: ClassVar[str] = ""
+    #: What this text gives an inner loop with a random or conditional step, settled as a loop
+    #: of its own (FORMAT item 29); a deterministic inner loop is ``shortcut`` in every era.
+    random_inner: ClassVar[Result] = Result.SHORTCUT
     #: A rule that says outright that a loop which will end is run to completion, if the text has one.
     ends_rule: ClassVar[str] = ""
     #: The draw rule a loop of only mandatory actions cites, as this text numbers it ("102.6",
@@ -638,8 +645,33 @@ class Ruleset:
                 self.say_replaced(ctx, replaced)
         decision, after = self.after_the_cut(ctx, decision)
         self.priority_notes(ctx, decision)
+        nest = self.inner_results(scenario)
+        if nest:
+            self.read_nest(ctx, nest)
         ctx.judge = ctx.judge or self.judge_needed(ctx, decision)
-        return _with_after_cut(ctx.outcome(decision), ctx.facts, after)
+        outcome = _with_after_cut(ctx.outcome(decision), ctx.facts, after)
+        return dataclasses.replace(outcome, inner_results=nest) if nest else outcome
+
+    def inner_results(self, scenario: Scenario) -> dict[str, Result]:
+        """FORMAT item 29: each inner loop a step runs, by id, with its own result: a deterministic
+        one is ``shortcut`` (its run is finite, so no era decides its length); one with a random or
+        conditional step is what this text gives such a loop (:attr:`random_inner`)."""
+        out: dict[str, Result] = {}
+        for step in scenario.steps:
+            if step.run is not None and step.run.loop.id not in out:
+                loop = step.run.loop
+                out[loop.id] = Result.SHORTCUT if loop.deterministic else self.random_inner
+        return out
+
+    def read_nest(self, ctx: Settlement, nest: Mapping[str, Result]) -> None:
+        """How this text reads a loop with inner loops (the 421 texts; G.21, the CR since 2009
+        and the MTR say it their own way)."""
+        ctx.note(
+            f"{self.name} speaks of “the loop” only: it says nothing of a loop inside another. Reading taken "
+            f"(FORMAT item 29): each inner loop ({', '.join(repr(k) for k in nest)}) is settled as a loop of its own by the same "
+            f"procedure as the outer loop; its run is finite (a number of times, or until a goal), so "
+            "it is played to its end, and a point inside it is a point of the loop like any other."
+        )
 
     def _procedure(self, ctx: "Settlement", gone: frozenset[str] = frozenset()) -> Decision:
         """The era's loop procedure among the players involved, leaving out those in ``gone``
@@ -838,7 +870,7 @@ class Ruleset:
         last = left[-1]
         if decision.point is not None and not decision.point.unbounded and facts.position(decision.point) >= last.position:
             return decision
-        where = facts.point(last.position)
+        where = facts.point(last.position, last.inner)
         gone = listing(e.player for e in left)
         ctx.note(
             f"Reading taken (FORMAT item 19): played forward in closed form, {gone} {'loses' if len(left) == 1 else 'lose'} "
@@ -914,10 +946,10 @@ class Ruleset:
             # it has left (or nobody did: the stop was a breaker's or a payer's).
             return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
-        where = facts.point(last.position)
+        where = facts.point(last.position, last.inner)
         after = "" if last.player == leaver.player else f"; {last.player}, the last who maintained it, leaves {where.describe()}"
         ctx.note(
-            f"{leaver.player} leaves the game {facts.point(leaver.position).describe()}, before the point where they were "
+            f"{leaver.player} leaves the game {facts.point(leaver.position, leaver.inner).describe()}, before the point where they were "
             f"to deviate{after}, and nobody left in the game maintains the loop: reading taken (FORMAT item 6), the rest "
             "is a mandatory loop among the players left."
         )
@@ -950,7 +982,7 @@ class Ruleset:
         has already been passed; its player stops at their first point from there.
         """
         facts = ctx.facts
-        where = facts.point(leaver.position)
+        where = facts.point(leaver.position, leaver.inner)
         left = ", ".join(p for p in facts.turn_order if p in gone)
         ctx.say(
             self.loop_rule,
@@ -998,7 +1030,7 @@ class Ruleset:
         stop = facts.forced_stop
         if stop is None or decision.point is None or decision.counts is not None:
             return decision
-        forced = facts.point(stop.position)
+        forced = facts.point(stop.position, stop.inner)
         application = f" (application {stop.application + 1} of {stop.times})" if stop.times > 1 else ""
         because = (
             f"{stop.player} can't perform “{stop.effect}” {forced.describe()}{application}: the requirement fails, so "
@@ -1147,11 +1179,11 @@ class Ruleset:
             stopped = steps[(start + after.performed) % len(steps)]
             ctx.note(f"\u201c{stopped.does}\u201d is where its player's own point falls: neither it nor the steps after it are performed.")
         for e in after.eliminations:
-            ctx.note(f"{e.player} loses the game after the cut, {facts.point(e.position).describe()} ({e.effect}), and leaves it (CR 800.4a, \u201cMultiplayer Rules\u201d, cited by title).")
+            ctx.note(f"{e.player} loses the game after the cut, {facts.point(e.position, e.inner).describe()} ({e.effect}), and leaves it (CR 800.4a, \u201cMultiplayer Rules\u201d, cited by title).")
         stop = after.stop
         if stop is None:
             return decision, after
-        where = facts.point(stop.position).describe()
+        where = facts.point(stop.position, stop.inner).describe()
         if stop.kind in ("requirement", "forced"):
             ctx.note(f"After the cut, \u201c{stop.effect}\u201d can't be performed {where}: the steps after the cut stop there.")
             return decision, after
@@ -1366,7 +1398,7 @@ class Ruleset:
         if not gone:
             return
         for e in gone:
-            where = facts.point(e.position)
+            where = facts.point(e.position, e.inner)
             ctx.note(
                 f"{e.player} loses the game {where.describe()} ({e.effect}) and leaves it: their steps drop out and "
                 "targets skip them (CR 800.4a, “Multiplayer Rules”: the sources applied don't give its number "

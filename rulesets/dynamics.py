@@ -35,7 +35,7 @@ from .joint import info as _joint_info
 from .bignum import Huge, TooLarge, compare, power_value
 from .outcome import StateValue
 from .scenario import End, Goal, Scenario, Step, set_owners
-from .values import UNBOUNDED, Count, CutPoint, Unbounded
+from .values import UNBOUNDED, Count, CutPoint, Unbounded, Unsettleable
 
 Component = Union[str, tuple[str, str]]
 """A plain value's name, or (name, player) for one player's entry of a per-player value."""
@@ -55,6 +55,9 @@ the block's length in steps)."""
 
 #: Applications the engine may play one by one in a single run before giving up (see TooLarge).
 PLAY_BUDGET = 400_000
+#: Inner iterations one run may play (FORMAT item 29): a run is played step by step inside the
+#: traced block (its length is state-dependent), so a longer one is refused (:class:`RunLimit`).
+RUN_LIMIT = 10_000
 #: Block lengths tried, in rotation cycles, when guards flip back and forth.
 _BLOCK_LENGTHS = (1, 2, 6, 12, 60, 420, 840, 2520)
 
@@ -240,15 +243,38 @@ class Event:
     application: int = 0
     times: int = 1
     state: "Mapping[str, StateValue] | None" = None
+    inner: "tuple[int, int] | None" = None
+    """Inside a run (FORMAT item 29): ``position`` is the run's step's own position (the steps
+    before it) and this the inner iterations and steps performed when it happened."""
 
 
 @dataclass(frozen=True)
 class Elimination:
-    """A player who left, and where (the position right after the step that made them lose)."""
+    """A player who left, and where (the position right after the step that made them lose;
+    inside a run, the run's step's position and the inner point, as for :class:`Event`)."""
 
     player: str
     position: int
     effect: str
+    inner: "tuple[int, int] | None" = None
+
+    @property
+    def key(self) -> tuple[int, int, int, int]:
+        """Its place in the order of cut points (:func:`order_key`)."""
+        return order_key(self.position, self.inner)
+
+
+def order_key(position: int, inner: "tuple[int, int] | None") -> tuple[int, int, int, int]:
+    """Where a point falls in play order: a point inside the run of the step at ``position``
+    comes after the point before that step and before the point after it (FORMAT item 29)."""
+    if inner is None:
+        return (position, 0, 0, 0)
+    return (position, 1, inner[0], inner[1])
+
+
+class RunLimit(Unsettleable):
+    """A run that can't be settled exactly (FORMAT item 29): it can't reach its goal, a
+    requirement fails first, or it is too long to play: exit 2, naming the step's ``run``."""
 
 
 @dataclass(frozen=True)
@@ -357,7 +383,30 @@ class Dynamics:
         i = order.index(scenario.active)
         self.turn_order = order[i:] + order[:i]
         self.turns = self._turns()
-        self._maps = [self._step_maps(s) for s in self.steps]
+        #: Every step the engine applies: the loop's own, then each inner loop's (FORMAT item 29)
+        #: from ``self.inner_base[id]`` on; an inner step plays in the turn of the step running it.
+        table = list(self.steps)
+        self.inner_base: dict[str, int] = {}
+        turns = list(self.turns)
+        for j, step in enumerate(self.steps):
+            run = step.run
+            if run is not None and run.loop.id not in self.inner_base:
+                self.inner_base[run.loop.id] = len(table)
+                table.extend(run.loop.steps)
+                turns.extend([self.turns[j]] * len(run.loop.steps))
+        self.table: tuple[Step, ...] = tuple(table)
+        self.table_turns = tuple(turns)
+        if self.inner_base and any(e.instead is not None for e in self.ends):
+            j = next(j for j, s in enumerate(self.steps) if s.run is not None)
+            raise RunLimit(f"step {j + 1} run", "inner loops together with a replaced end ('instead') are not settled by this version")
+        #: Where play is inside a run: the inner iterations and steps performed before the
+        #: application in progress (None between outer steps).
+        self._inner_at: tuple[int, int] | None = None
+        self._inner_size = 0
+        self._inner_apps = 0
+        self._reached = False
+        self._counted = 0
+        self._maps = [self._step_maps(s) for s in self.table]
         #: Format 3 amounts couple the values: the blocks then follow their joint map (:mod:`.joint`).
         self.joint = self._joint()
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
@@ -376,17 +425,24 @@ class Dynamics:
 
     def _joint(self) -> Joint | None:
         """The coupled values of a loop whose steps add amounts (FORMAT item 28), or None."""
-        first = next(((j, name) for j, s in enumerate(self.steps) for name in s.amounts), None)
+        first = next(((j, name) for j, s in enumerate(self.table) for name in s.amounts), None)
         if first is None:
             return None
-        if any(s.unless is not None and not s.unless.breaks for s in self.steps) or any(e.instead is not None for e in self.ends):
+        if any(s.unless is not None and not s.unless.breaks for s in self.table) or any(e.instead is not None for e in self.ends):
             raise AmountLimit(
                 f"step {first[0] + 1} add.{first[1]}",
                 "amounts that read other values, together with payments ('breaks = false') or a replaced end "
                 "('instead'), are not settled in closed form by this version",
             )
         comps = [c for c, v in self.initial().values.items() if not isinstance(v, bool)]
-        return Joint(comps, [_joint_info(s) for s in self.steps], f"step {first[0] + 1} add.{first[1]}")
+        return Joint(comps, [_joint_info(s) for s in self.table], f"{self.step_name(first[0])} add.{first[1]}")
+
+    def step_name(self, j: int) -> str:
+        """How errors name step ``j`` of the table: ``step N``, or ``inner K step N``."""
+        if j < self.size:
+            return f"step {j + 1}"
+        base, loop_id = max((b, i) for i, b in self.inner_base.items() if b <= j)
+        return f"inner loop {loop_id!r} step {j - base + 1}"
 
     def _step_maps(self, step: Step) -> dict[str, Affine]:
         """Each value's map for one application of ``step`` (mul, add, set: FORMAT item 2); an
@@ -419,7 +475,7 @@ class Dynamics:
                 values[_replaced_flag(i)] = 0
         # A payer who pays the first N times (FORMAT item 25) has a count of payments left: a
         # component of its own, so that running out is a guard like any other (a new phase).
-        for j, step in enumerate(self.steps):
+        for j, step in enumerate(self.table):
             unless = step.unless
             if unless is None or unless.breaks:
                 continue
@@ -444,7 +500,7 @@ class Dynamics:
 
     def _targets(self, j: int, st: _State, *, advance: bool) -> tuple[str, ...]:
         """The players whose entries step ``j``'s next application touches (FORMAT item 5)."""
-        target = self.steps[j].target
+        target = self.table[j].target
         if target is None:
             return ()
         present = [p for p in target.among if p in st.present]
@@ -489,6 +545,12 @@ class Dynamics:
             j = st.position % self.size
             step = self.steps[j]
             left: Event | None = None
+            if step.run is not None and step.by in st.present and self.owners[j] not in st.retired:
+                event = self._perform_run(st, j, trace)
+                if event is not None:
+                    if event.kind != "elimination":
+                        return event
+                    left = event
             for app in range(step.times):
                 if step.by not in st.present or self.owners[j] in st.retired:
                     break
@@ -512,8 +574,85 @@ class Dynamics:
                     return Event("goal", st.position, state=self.state_of(st.values))
         return None
 
+    def _perform_run(self, st: _State, j: int, trace: _Trace | None, stop_at: "tuple[int, int] | None" = None) -> Event | None:
+        """Step ``j``'s run (FORMAT item 29): its inner loop's steps, complete inner iterations,
+        ``times`` of them or until the goal holds (checked before each; none when it already
+        holds), each application as the loop's own (requirements, payments, effects, clamps,
+        ends after every inner step).  The goal's checks are guards of the traced block, so a
+        run of another length in a later block starts a new phase: the outer loop stays in
+        closed form.  A run is played step by step: one over :data:`RUN_LIMIT` inner iterations,
+        one that can't reach its goal, or one whose requirement fails is refused (:class:`RunLimit`).
+
+        ``stop_at``: stop before the inner point (iterations, steps) instead (a cut inside the run).
+        After an elimination the run goes on (untraced, as a step in progress does) and the
+        elimination is returned at its end."""
+        run = self.steps[j].run
+        assert run is not None
+        loop = run.loop
+        base = self.inner_base[loop.id]
+        size = len(loop.steps)
+        goal = run.until
+        comp: Component | None = None
+        if goal is not None:
+            comp = goal.value if goal.player is None else (goal.value, goal.player)
+        left: Event | None = None
+        done = 0
+        self._counted = 0
+        self._inner_size = size
+        try:
+            while True:
+                if stop_at is not None and stop_at[0] == done and stop_at[1] == 0 and done:
+                    self._reached = True
+                    return left
+                if goal is not None:
+                    assert comp is not None
+                    reached = holds(st.values[comp], goal.bound, goal.at_most)
+                    if trace is not None and left is None:
+                        trace.guard(comp, IDENTITY, goal.bound, goal.at_most, reached)
+                    if reached:
+                        break
+                elif done >= (run.times or 0):
+                    break
+                if done >= RUN_LIMIT:
+                    raise RunLimit(f"{self.step_name(j)} run", (
+                        f"the run would take more than {RUN_LIMIT:,} inner iterations here; this version plays each run "
+                        "step by step inside the outer loop's closed form, and refuses longer runs"
+                    ))
+                before = dict(st.values) if goal is not None else None
+                for t in range(size):
+                    if stop_at is not None and (done, t) == stop_at:
+                        self._reached = True
+                        return left
+                    k = base + t
+                    step = self.table[k]
+                    self._inner_at = (done, t)
+                    for app in range(step.times):
+                        if step.by not in st.present:
+                            break
+                        self._inner_apps += 1
+                        if self._inner_apps > PLAY_BUDGET:
+                            raise _too_irregular()
+                        event = self._apply(st, k, app, None if left else trace)
+                        if event is None:
+                            continue
+                        if event.kind != "elimination":
+                            return event
+                        left = event
+                    self._inner_at = None
+                done += 1
+                self._counted = done
+                if before is not None and before == st.values:
+                    assert goal is not None
+                    raise RunLimit(f"{self.step_name(j)} run", (
+                        f"inner loop {loop.id!r} can't reach its goal ({goal.value} {'<=' if goal.at_most else '>='} {goal.bound:,}): "
+                        "an inner iteration leaves every value as it was"
+                    ))
+        finally:
+            self._inner_at = None
+        return left
+
     def _apply(self, st: _State, j: int, app: int, trace: _Trace | None) -> Event | None:
-        step = self.steps[j]
+        step = self.table[j]
         if trace is not None and trace.joint is not None:
             trace.joint.begin(j)
         # 1. requirements (plain values, >=), before the application
@@ -526,6 +665,9 @@ class Dynamics:
                 if step.optional and not step.sustains:
                     return None  # a side benefit that can't be paid is skipped (FORMAT item 7)
                 kind = "forced" if step.optional else "requirement"
+                if self._inner_at is not None:
+                    # FORMAT item 29: a run that fails a requirement before its end can't be settled
+                    raise RunLimit(f"{self.step_name(st.position % self.size)} run", f"{self.step_name(j)}'s requirement fails inside the run ({what}), before the run ends")
                 return Event(kind, st.position, what, step.by, j, app, step.times, self.state_of(st.values))
         # the maps of this application: amounts read the values at its start (FORMAT item 28)
         maps = self._maps[j]
@@ -579,7 +721,7 @@ class Dynamics:
         """Each payer of step ``j``'s payment decides, in order: they pay when they can and their
         ``pays`` allows it (the first cost of ``pay_any`` they can pay).  A payment is possible when
         every value it changes stays at or above its ``min`` (0 without one).  Returns who paid."""
-        step = self.steps[j]
+        step = self.table[j]
         unless = step.unless
         assert unless is not None
         payers = [p for p in (targets or ()) if p in st.present] if unless.by == "target" else [unless.by]
@@ -671,10 +813,10 @@ class Dynamics:
             return self._replace(st, j, app, replacing, trace)
         if not losers and terminal is None:
             return None
-        where = st.position + 1
+        where, inner = self._where_after(st)
         state = None
         if losers:
-            order = self._order_from(self.turns[j])
+            order = self._order_from(self.table_turns[j])
             seen: dict[str, str] = {}
             for player, effect in losers:
                 seen.setdefault(player, effect)
@@ -682,24 +824,35 @@ class Dynamics:
             remaining = tuple(p for p in st.present if p not in seen)
             st.present = remaining
             state = self.state_of(st.values)
-            elims = tuple(Elimination(p, where, seen[p]) for p in leaving)
+            elims = tuple(Elimination(p, where, seen[p], inner) for p in leaving)
             self._pending.extend(elims)
             last_effect = seen[leaving[-1]] if leaving else ""
             if not remaining:
-                return Event("draw", where, last_effect, None, j, app, self.steps[j].times, state)
+                return Event("draw", where, last_effect, None, j, app, self.table[j].times, state, inner)
             if len(remaining) == 1:
-                return Event("gameover", where, last_effect, remaining[0], j, app, self.steps[j].times, state)
+                return Event("gameover", where, last_effect, remaining[0], j, app, self.table[j].times, state, inner)
             if terminal is None:
                 if not any(s.by in remaining for s in self.steps):
-                    return Event("nosteps", where, last_effect, None, j, app, self.steps[j].times, state)
+                    return Event("nosteps", where, last_effect, None, j, app, self.table[j].times, state, inner)
                 stranded = self._stranded(st)
                 if stranded is not None:
                     # FORMAT item 20: a step with nobody left to affect can't happen, so the loop ends.
-                    return Event("untargeted", where, last_effect, None, stranded, app, self.steps[j].times, state)
-                return Event("elimination", where, last_effect, None, j, app, self.steps[j].times, state)
+                    return Event("untargeted", where, last_effect, None, stranded, app, self.table[j].times, state, inner)
+                return Event("elimination", where, last_effect, None, j, app, self.table[j].times, state, inner)
         state = state or self.state_of(st.values)
         assert terminal is not None
-        return Event("end", where, terminal.effect, None, j, app, self.steps[j].times, state)
+        return Event("end", where, terminal.effect, None, j, app, self.table[j].times, state, inner)
+
+    def _where_after(self, st: _State) -> tuple[int, "tuple[int, int] | None"]:
+        """The point right after the application in progress: the next position, or inside a
+        run the run's step's position and the inner point after this inner step."""
+        if self._inner_at is None:
+            return st.position + 1, None
+        m, t = self._inner_at
+        t += 1
+        if t == self._inner_size:
+            m, t = m + 1, 0
+        return st.position, (m, t)
 
     def _replace(self, st: _State, j: int, app: int, replacing: list[tuple[int, str | None]], trace: _Trace | None) -> Event | None:
         """FORMAT item 26: the first time an end with ``instead`` would act, its values are set
@@ -857,6 +1010,7 @@ class Dynamics:
         final = limit
         st = self.initial()
         self._pending = []
+        self._inner_apps = 0
         eliminations: list[Elimination] = []
         budget = PLAY_BUDGET
         # A step's ``times`` applications are played one by one: the budget is charged for them
@@ -968,9 +1122,59 @@ class Dynamics:
 
     # --- questions the rulesets ask ------------------------------------------------------------
 
-    def point(self, position: int) -> CutPoint:
+    def point(self, position: int, inner: "tuple[int, int] | None" = None) -> CutPoint:
         n, k = divmod(position, self.size)
-        return CutPoint(n, k)
+        return CutPoint(n, k, inner)
+
+    def stop_point(self, event: Event) -> CutPoint:
+        """The cut point of an event (inside a run: with its inner point)."""
+        return self.point(event.position, event.inner)
+
+    def run_length(self, position: int) -> int | None:
+        """How many complete inner iterations the run of the step at ``position`` performs
+        (None: the loop stops before it, or the step has no run)."""
+        j = position % self.size
+        if self.steps[j].run is None:
+            return None
+        run = self.run(position)
+        if run.at is None:
+            return None
+        st = run.at.copy()
+        self._pending = []
+        self._inner_apps = 0
+        self._counted = 0
+        event = self._perform_run(st, j, None)
+        self._take()
+        if event is not None and event.kind != "elimination":
+            return None
+        return self._counted
+
+    def inside(self, point: CutPoint) -> "tuple[dict[str, StateValue], list[Elimination]]":
+        """FORMAT item 29: the state at a point inside a run, and who left on the way there:
+        the closed-form state before the run's step, then the run played to the inner point.
+        The caller has made sure the loop doesn't stop before the point."""
+        assert point.inner is not None and point.iterations is not UNBOUNDED
+        position = point.iterations * self.size + point.steps
+        run = self.run(position)
+        if run.at is None:
+            return dict(run.state), list(run.eliminations)
+        st = run.at.copy()
+        self._pending = []
+        self._inner_apps = 0
+        self._reached = False
+        j = position % self.size
+        step = self.steps[j]
+        event = None
+        if step.run is not None and step.by in st.present:
+            event = self._perform_run(st, j, None, stop_at=point.inner)
+        left = self._take()
+        if not self._reached and (event is None or event.kind == "elimination"):
+            raise RunLimit(f"{self.step_name(j)} run", (
+                f"the point {point.describe()} is past the end of the run there: a point inside a run must come before its last inner step ends"
+            ))
+        if event is not None and event.kind != "elimination" and event.state is not None:
+            return dict(event.state), list(run.eliminations) + left
+        return self.state_of(st.values), list(run.eliminations) + left
 
     @property
     def natural(self) -> Run:
@@ -987,6 +1191,12 @@ class Dynamics:
         assert point.iterations is not UNBOUNDED
         position = point.iterations * self.size + point.steps
         stop = self.natural.stop
+        if stop is not None and stop.kind != "goal" and order_key(stop.position, stop.inner) <= order_key(position, point.inner):
+            # A requirement failing inside a ``times`` step is reported *at* that step, but the
+            # applications before it were performed: the state is the one at the stop (FORMAT item 4).
+            return dict(self.natural.state)
+        if point.inner is not None:
+            return self.inside(point)[0]
         if stop is not None and stop.kind != "goal" and stop.position <= position:
             # A requirement failing inside a ``times`` step is reported *at* that step, but the
             # applications before it were performed: the state is the one at the stop (FORMAT item 4).
@@ -1044,11 +1254,17 @@ class Dynamics:
             return list(self.natural.eliminations)
         assert point.iterations is not UNBOUNDED
         position = point.iterations * self.size + point.steps
+        key = order_key(position, point.inner)
+        if point.inner is not None:
+            stop = self.natural.stop
+            if stop is not None and stop.kind != "goal" and order_key(stop.position, stop.inner) <= key:
+                return [e for e in self.natural.eliminations if e.key <= key]
+            return self.inside(point)[1]
         # The play is the same up to ``position`` whether or not the run stops there, and an
         # elimination is recorded where it happens: the natural run, where it is already worked
         # out, answers without replaying the loop from the start.
         run = self._runs.get((position, None, ())) or self._runs.get((UNBOUNDED, None, ())) or self.run(position)
-        return [e for e in run.eliminations if e.position <= position]
+        return [e for e in run.eliminations if e.key <= key]
 
     @property
     def stop_event(self) -> Event | None:
@@ -1066,7 +1282,7 @@ class Dynamics:
     def end(self) -> CutPoint | None:
         """Where the loop, left alone, ends by itself (:attr:`stop_event`), or None."""
         stop = self.stop_event
-        return None if stop is None else self.point(stop.position)
+        return None if stop is None else self.point(stop.position, stop.inner)
 
     @property
     def state_repeats(self) -> bool:

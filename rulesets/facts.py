@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Iterable, Iterator, Mapping
 
 from .additive import Additive
-from .dynamics import Dynamics, Elimination, Event, Run
+from .dynamics import Dynamics, Elimination, Event, Run, order_key
 from .outcome import StateValue
 from .scenario import Goal, Scenario, Step, set_owners
 from .values import UNBOUNDED, Count, CutPoint
@@ -210,7 +210,7 @@ class LoopFacts:
         """
         meant = self.meant_point(player)
         forced = self.forced_point(player)
-        if forced is not None and (meant is None or self.position(forced) < self.position(meant)):
+        if forced is not None and (meant is None or self.before(forced, meant)):
             return forced
         return meant
 
@@ -230,14 +230,14 @@ class LoopFacts:
         if intent.never or intent.after is None:
             return None
         step = intent.step if intent.step is not None else self.first_choice(player) or 0
-        return CutPoint(intent.after, step)
+        return CutPoint(intent.after, step, intent.inner)
 
     def forced_point(self, player: str) -> CutPoint | None:
         """Where ``player`` must stop because their optional step's requirement fails, if anywhere."""
         stop = self.forced_stop
         if stop is None or stop.player != player:
             return None
-        return self.point(stop.position)
+        return self.point(stop.position, stop.inner)
 
     @cached_property
     def forced_stop(self) -> "Event | None":
@@ -292,10 +292,15 @@ class LoopFacts:
         assert point.iterations is not UNBOUNDED
         return point.iterations * self.size + point.steps
 
-    def point(self, position: int) -> CutPoint:
-        """The cut point at a linear position."""
+    def point(self, position: int, inner: "tuple[int, int] | None" = None) -> CutPoint:
+        """The cut point at a linear position (``inner``: inside the run of the step there)."""
         n, k = divmod(position, self.size)
-        return CutPoint(n, k)
+        return CutPoint(n, k, inner)
+
+    def key(self, point: CutPoint) -> tuple[int, int, int, int]:
+        """A finite point's place in play order (a point inside a run: after the point before
+        its step, before the point after it; FORMAT item 29)."""
+        return order_key(self.position(point), point.inner)
 
     # --- the stack and priority (FORMAT item 23) ---------------------------------------------------
 
@@ -328,6 +333,8 @@ class LoopFacts:
     def moved(self, point: CutPoint, player: str) -> CutPoint | None:
         """``point`` where ``player`` can act at the earliest (:meth:`moved_position`); an
         unbounded point moves within its iteration's cycle (its iterations stay unbounded)."""
+        if point.inner is not None:
+            return self._moved_inside(point, player)
         if not self.priority_free:
             return point
         if point.unbounded:
@@ -336,6 +343,36 @@ class LoopFacts:
             return None if at is None else CutPoint(UNBOUNDED, at % self.size)
         at = self.moved_position(self.position(point), player)
         return None if at is None else self.point(at)
+
+    def _moved_inside(self, point: CutPoint, player: str) -> CutPoint | None:
+        """A point inside a run (FORMAT items 23 and 29): right after another player's
+        priority-free inner step it moves to right after the next inner step with priority; a
+        priority-free run continues across its end, to the points after its step."""
+        assert point.inner is not None
+        run = self.scenario.steps[point.steps].run
+        assert run is not None
+        steps = run.loop.steps
+        size = len(steps)
+        m, t = point.inner
+        before = steps[(t - 1) % size]
+        if before.priority or before.by == player:
+            return point
+        at = m * size + t
+        for later in range(1, size):
+            if steps[(t - 1 + later) % size].priority:
+                moved = divmod(at + later, size)
+                length = self.run_length(point)
+                if length is not None and moved >= (length, 0):
+                    break
+                return CutPoint(point.iterations, point.steps, (moved[0], moved[1]))
+        # past the run's end: the point after the run's step (moved again from there)
+        return self.moved(self.point(self.position(point) + 1), player)
+
+    def run_length(self, point: CutPoint) -> int | None:
+        """The number of inner iterations of the run at a finite point's step (None: unknown)."""
+        if self.dynamics is None or point.unbounded:
+            return None
+        return self.dynamics.run_length(self.position(point))
 
     def move_of(self, player: str) -> "tuple[CutPoint, CutPoint | None] | None":
         """(written, moved) when ``player``'s point as written falls where they can't act, else None."""
@@ -369,7 +406,11 @@ class LoopFacts:
         every finite one; of two unbounded points neither comes first."""
         if a.unbounded:
             return False
-        return b.unbounded or self.position(a) < self.position(b)
+        if b.unbounded:
+            return True
+        if a.inner is None and b.inner is None:
+            return self.position(a) < self.position(b)
+        return self.key(a) < self.key(b)
 
     def at_or_before(self, a: CutPoint, b: CutPoint) -> bool:
         """True when cut point ``a`` comes no later than ``b`` (not :meth:`before` the other way)."""
@@ -406,7 +447,13 @@ class LoopFacts:
         return tuple((at - back) % self.size for back in range(1, min(self.size, at) + 1))
 
     def last_step_before(self, point: CutPoint) -> Step | None:
-        """The step performed just before the cut, or None if none was performed."""
+        """The step performed just before the cut, or None if none was performed (inside a
+        run: the inner step performed just before it)."""
+        if point.inner is not None:
+            run = self.scenario.steps[point.steps].run
+            assert run is not None
+            m, t = point.inner
+            return run.loop.steps[t - 1] if t else run.loop.steps[-1]
         if point.steps:
             return self.scenario.steps[point.steps - 1]
         if point.iterations == 0:

@@ -10,7 +10,7 @@ restarting a loop without a relevant change, and otherwise leaves the CR in forc
 
 from __future__ import annotations
 
-from typing import ClassVar, Iterable
+from typing import ClassVar, Iterable, Mapping
 
 from .base import Decision, Settlement, Source, Stop, be, describe_count, earliest, listing
 from .outcome import Result, StoppedBy
@@ -79,6 +79,22 @@ class Mtr2018(Cr2009Sept):
         ctx.say(MTR, text, quote=self.paragraph(words))
 
     # --- hooks ----------------------------------------------------------------------------------
+
+    def read_nest(self, ctx: Settlement, nest: Mapping[str, Result]) -> None:
+        """MTR 4.4 has no sentence on nests: loop actions "must be identical in each iteration"."""
+        split = [k for k, r in nest.items() if r is Result.SHORTCUT]
+        self.mtr(
+            ctx,
+            "identical in each iteration",
+            "loop actions must be identical in each iteration: "
+            + (f"the deterministic inner loop{'s' if len(split) != 1 else ''} {', '.join(repr(k) for k in split)} repeat identically and may be shortcut." if split
+               else "no inner loop here is deterministic."),
+        )
+        ctx.note(
+            "MTR 4.4 has no sentence on loops inside loops. Reading taken (FORMAT item 29): the nest is split part by part; "
+            "a deterministic inner loop repeats identically and is shortcut (inner_results), while the outer loop is "
+            "settled as a loop of its own, non-deterministic when it or its inner loop is."
+        )
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """Conditional and non-deterministic loops, loops across turns, restarts."""

@@ -48,10 +48,15 @@ class Elimination:
     player: str
     iterations: Count
     steps: int = 0
+    inner: "tuple[int, int] | None" = None
+    """Inside a run (FORMAT item 29): the inner iterations and steps where they left."""
 
     def to_json(self) -> dict[str, Plain]:
-        """docs/FORMAT.md's ``eliminated`` entry."""
-        return {"player": self.player, "iterations": plain(self.iterations), "steps": self.steps}
+        """docs/FORMAT.md's ``eliminated`` entry (an ``inner`` key only inside a run, item 29)."""
+        out: dict[str, Plain] = {"player": self.player, "iterations": plain(self.iterations), "steps": self.steps}
+        if self.inner is not None:
+            out["inner"] = {"iterations": self.inner[0], "steps": self.inner[1]}
+        return out
 
 
 class StoppedBy(enum.Enum):

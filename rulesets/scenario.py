@@ -108,6 +108,8 @@ class Step:
     priority: bool = True
     """False: nobody receives priority right after this step (a mana ability, a special action;
     FORMAT item 23): other players' points right after it move to the next point with priority."""
+    run: "InnerRun | None" = None
+    """Format 3 (FORMAT item 29): an inner loop performed inside this step, before its own effects."""
 
 
     @property
@@ -119,6 +121,37 @@ class Step:
         if self.unless.by == "target":
             return self.target.among if self.target is not None else ()
         return (self.unless.by,)
+
+@dataclass(frozen=True)
+class InnerLoop:
+    """An ``[[inner]]`` loop (FORMAT item 29): its own steps, on the file's values and ends."""
+
+    id: str
+    steps: tuple[Step, ...]
+
+    @property
+    def deterministic(self) -> bool:
+        """True when nothing in it is random, conditional or hidden: it repeats identically."""
+        return not any(s.random or s.conditional or s.ends_loop is not None for s in self.steps)
+
+
+@dataclass(frozen=True)
+class InnerRun:
+    """A step's ``run``: an inner loop performed ``times`` complete iterations, or until a goal
+    holds (complete iterations; none when it already holds), FORMAT item 29."""
+
+    loop: InnerLoop
+    times: int | None = None
+    until: "Goal | None" = None
+
+    def describe(self) -> str:
+        """Plain words: "inner loop 'mana' 3 times", "... until mana is at least 6"."""
+        if self.until is None:
+            return f"inner loop {self.loop.id!r} {self.times:,} time{'s' if self.times != 1 else ''}"
+        goal = self.until
+        whose = f"{goal.player}'s " if goal.player else ""
+        return f"inner loop {self.loop.id!r} until {whose}{goal.value} is {'at most' if goal.at_most else 'at least'} {goal.bound:,}"
+
 
 @dataclass(frozen=True)
 class Target:
@@ -244,6 +277,9 @@ class Intent:
     step: int | None = None
     until: Goal | None = None
     """A goal instead of a count (format 2); ``after`` is then None until the goal is converted."""
+    inner: "tuple[int, int] | None" = None
+    """Format 3 (FORMAT item 29): a point inside the run of step ``step + 1`` of that iteration,
+    after that many complete inner iterations and inner steps."""
 
     @property
     def never(self) -> bool:
@@ -261,6 +297,11 @@ class Intent:
         text = f"after {self.after:,} iteration{'s' if self.after != 1 else ''}"
         if self.step is not None:
             text += f", before step {self.step + 1} of the next"
+        if self.inner is not None:
+            m, t = self.inner
+            text += f", inside its inner loop after {m:,} inner iteration{'s' if m != 1 else ''}"
+            if t:
+                text += f" and {t} inner step{'s' if t != 1 else ''}"
         return text
 
 
@@ -345,6 +386,8 @@ class Scenario:
     """Why it didn't exist before (``[loop] because``)."""
     cards: tuple[Card, ...] = ()
     """The ``[[card]]`` tables: cards whose Oracle text of a date the loop needs."""
+    inner: tuple[InnerLoop, ...] = ()
+    """Format 3 (FORMAT item 29): the ``[[inner]]`` loops that steps ``run``, in file order."""
     parts: tuple["Scenario", ...] = ()
     """The ``[[then]]`` parts: loops played after this one, each from where the previous stopped
     (FORMAT item 30); each has this file's players and values, and its own steps and intents."""

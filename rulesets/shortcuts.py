@@ -14,7 +14,7 @@ applied; :meth:`Cr2009.renumbered` gives the same rule as a later release number
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar, Iterable, cast
+from typing import ClassVar, Iterable, Mapping, cast
 
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result, StoppedBy
@@ -41,6 +41,8 @@ class Cr2009(Ruleset):
     * 713.4-713.6: draw for mandatory loops (rule 104.4b); nobody can be forced to break a loop or
       to pay an "unless" cost.
     """
+
+    random_inner = Result.NO_SHORTCUT
 
     key = "cr-2009"
     aliases: ClassVar[tuple[str, ...]] = ("cr713-2009",)
@@ -159,6 +161,16 @@ class Cr2009(Ruleset):
         """729.2a: a shortcut can't include conditional actions; it may cross turns."""
         steps = ctx.scenario.steps
         loop = ctx.scenario.loop
+        if any(s.run is not None for s in steps) and any(s.random or s.conditional for s in steps):
+            # FORMAT item 29: the nest's random or conditional part decides what comes next
+            ctx.say(
+                self.rule("2a"),
+                "the proposal may include “multiple loops, or nested loops” but can't include conditional actions, "
+                "where the outcome of a game event determines the next action: this nest's random or conditional part "
+                "decides what is done next, so the loop as a whole must be played out; each deterministic inner loop in it "
+                "may still be proposed on its own (inner_results).",
+            )
+            return Decision(Result.NO_SHORTCUT)
         if any(s.conditional for s in steps):
             ctx.say(self.rule("2a"), "a shortcut can't include conditional actions, where the outcome of a game event determines the next action: this loop must be played out.")
             return Decision(Result.NO_SHORTCUT)
@@ -187,6 +199,15 @@ class Cr2009(Ruleset):
         if any(s.hidden for s in steps):
             ctx.note(f"Rule {self.number} says nothing about choices involving hidden information; no judge is called for.")
         return None
+
+    def read_nest(self, ctx: Settlement, nest: Mapping[str, Result]) -> None:
+        """{number}.2a: one proposal may include "multiple loops, or nested loops"."""
+        ctx.say(
+            self.rule("2a"),
+            f"the proposed sequence may include “multiple loops, or nested loops”: one proposal covers the nest "
+            f"(inner loop{'s' if len(nest) != 1 else ''} {', '.join(repr(k) for k in nest)}), and a player may shorten it anywhere in it, "
+            "inside an inner loop too.",
+        )
 
     def involved(self, ctx: Settlement) -> tuple[str, ...]:
         """729.6: an "unless" cost nobody pays makes its effect mandatory, not optional."""

@@ -7,7 +7,7 @@ numbers the players pick, and then stops where it would begin again.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Iterable, Mapping
 
 from .base import MANA_RULES_421, STACK_RULE_421, Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
 from .outcome import Result
@@ -44,6 +44,7 @@ class Summary1998(Ruleset):
     summary = "Before the CR: a loop nobody controls repeats the larger number chosen (no draw); a loop that will end runs to completion."
     loop_rule = "G.21.1"
     ends_rule = "G.21.Ruling.4"
+    random_inner = Result.UNSPECIFIED
     draw_rule = ""
     today_words = "Replaced by Comprehensive Rules 421 on 1999-04-23; the loop rule is Taking Shortcuts today."
     tie_wording = "{first} and {others} would act at the same point; reading taken: {first}, {reason}."
@@ -181,3 +182,16 @@ class Summary1998(Ruleset):
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
         """Not covered either (no rule for several players' sets of actions)."""
         return self.unspecified(ctx, "G.21.2", f"G.21.2 covers a combination one player demonstrates and numbers; here {len(involved)} players each control actions")
+
+    def read_nest(self, ctx: Settlement, nest: Mapping[str, Result]) -> None:
+        """G.21 speaks of "the loop"; its ruling 4 runs a loop that will end to completion."""
+        ctx.say(
+            "G.21.Ruling.4",
+            f"each inner loop ({', '.join(repr(k) for k in nest)}) runs a set number of times or until a goal: it will end, "
+            "so “the game will run it to completion”.",
+        )
+        ctx.note(
+            "G.21 speaks of “the loop” only: it says nothing of a loop inside another. Reading taken (FORMAT item 29): "
+            "each inner loop is settled as a loop of its own by the same procedure; a point inside it is a point of the "
+            "loop like any other, and an inner loop with an element of randomness is left to the judge (unspecified)."
+        )

@@ -51,6 +51,9 @@ class CutPoint:
 
     iterations: Count
     steps: int = 0
+    inner: "tuple[int, int] | None" = None
+    """Format 3 (FORMAT item 29): a point inside the run of step ``steps + 1``: that many complete
+    inner iterations and inner steps of the next; None for a point between steps."""
 
     @property
     def unbounded(self) -> bool:
@@ -61,9 +64,15 @@ class CutPoint:
         """Plain words for transcripts."""
         n = "an unbounded number of" if self.unbounded else f"{self.iterations:,}"
         plural = "" if self.iterations == 1 else "s"
-        if self.steps == 0:
+        if self.steps == 0 and self.inner is None:
             return f"after {n} iteration{plural}"
-        return f"after {n} iteration{plural} and {self.steps} step{'s' if self.steps != 1 else ''}"
+        text = f"after {n} iteration{plural} and {self.steps} step{'s' if self.steps != 1 else ''}"
+        if self.inner is not None:
+            m, t = self.inner
+            text += f", inside the next step's inner loop after {m:,} inner iteration{'s' if m != 1 else ''}"
+            if t:
+                text += f" and {t} inner step{'s' if t != 1 else ''}"
+        return text
 
 
 class Unsettleable(ValueError):

@@ -22,7 +22,7 @@ from loopcompare.rulesets.scenario import Goal
 #: Every dataclass of the scenario model, and the engine's value types.
 MODEL = [getattr(scenario_module, name) for name in (
     "Unless", "Step", "Target", "EndsLoop", "Limits", "End", "EndsWhen", "LoopFlags", "Breaker",
-    "Goal", "Intent", "CutPoint", "Scenario", "OracleText", "Ruling", "Card",
+    "Goal", "Intent", "CutPoint", "Scenario", "OracleText", "Ruling", "Card", "InnerLoop", "InnerRun",
 )] + [getattr(dynamics_module, name) for name in ("Affine", "Event", "Elimination")] + [additive_module._Affine]
 
 

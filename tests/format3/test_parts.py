@@ -68,8 +68,8 @@ def test_differences_name_the_part():
         ('[[then]]\ntitle = "no steps"\n', "then 1: 'step': is required"),
         ('[[then]]\n[[then.step]]\nby = "Alice"\ndoes = "x"\nadd = { mana = 1 }\n', "then 1: step 1: 'add.mana': 'mana' is not declared in [state]"),
         ('[[then]]\n[[then.step]]\nby = "Zed"\ndoes = "x"\n', "then 1: step 1: 'by'"),
-        ('[[then]]\n[[then.inner]]\nid = "m"\n[[then.step]]\nby = "Alice"\ndoes = "x"\n', "not built yet"),
-        ('[[inner]]\nid = "m"\n', "'inner': inner loops"),
+        ('[[then]]\n[[then.inner]]\nid = "m"\n[[then.step]]\nby = "Alice"\ndoes = "x"\n', "then 1: inner 1: 'step': is required"),
+        ('[[inner]]\nid = "m"\n', "inner 1: 'step': is required"),
         ('[[then]]\ncolour = 1\n[[then.step]]\nby = "Alice"\ndoes = "x"\n', "then 1: 'colour': unknown key"),
     ],
 )

@@ -79,7 +79,7 @@ BAD = [
         ["[loop]", "'ends_when.below'", "unknown key", "at_least"],
     ),
     ("unknown breaker key", doc(tail='[[breaker]]\nby = "Bob"\ndoes = "destroys it"\nwhen = "now"'), ["breaker 1", "'when'", "unknown key"]),
-    ("unknown {after, step} key", doc(tail="[intent]\nBob = { after = 1, step = 0, at = 2 }"), ["[intent]", "'Bob.at'", "unknown key", "after, step"]),
+    ("unknown {after, step} key", doc(tail="[intent]\nBob = { after = 1, step = 0, at = 2 }"), ["[intent]", "'Bob.at'", "unknown key", "after, inner, step"]),
     # --- names must be players ----------------------------------------------------------------
     ("unknown player in by", doc(by2="Carl"), ["step 2", "'by'", "'Carl'", "not one of the players", "Alice, Bob"]),
     ("unknown active player", doc(top='active = "Carl"'), ["'active'", "'Carl'", "not one of the players", "Alice, Bob"]),
