@@ -49,9 +49,10 @@ class Row:
 
 @dataclass(frozen=True)
 class StepView:
-    """One step of the loop, as the scenario table shows it."""
+    """One step of the loop, as the scenario table shows it (an inner loop's step is numbered
+    after the step that runs it: ``1.2``, FORMAT item 29)."""
 
-    number: int
+    number: int | str
     by: str
     does: str
     kind: str
@@ -182,9 +183,18 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
     sf = comparison.scenario
     sc = sf.scenario
     players = ", ".join(f"{p} (active)" if p == sc.active else p for p in sc.players)
-    steps = tuple(
-        StepView(i + 1, s.by, s.does, step_kind(s), step_words(s)) for i, s in enumerate(sc.steps)
-    )
+    rows: list[StepView] = []
+    shown: set[str] = set()
+    for i, s in enumerate(sc.steps):
+        rows.append(StepView(i + 1, s.by, s.does, step_kind(s), step_words(s)))
+        if s.run is not None and s.run.loop.id not in shown:
+            shown.add(s.run.loop.id)
+            loop = s.run.loop
+            rows.extend(
+                StepView(f"{i + 1}.{k + 1}", t.by, f"(inner loop {loop.id!r}) {t.does}", step_kind(t), step_words(t))
+                for k, t in enumerate(loop.steps)
+            )
+    steps = tuple(rows)
     state = tuple((k, show(sc.state[k])) for k in sorted(sc.state))
     intents = tuple(
         (p, sc.intent(p).describe() + ("" if p in sc.intents else " (not given)")) for p in sc.players

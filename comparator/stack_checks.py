@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from loopcompare.rulesets.facts import LoopFacts
-from loopcompare.rulesets.scenario import Scenario
+from loopcompare.rulesets.scenario import Scenario, Step
 from loopcompare.rulesets.values import CutPoint
 
 
@@ -25,7 +25,8 @@ def check(parser: Recorder, scenario: Scenario) -> None:
 
     (The loader itself refuses ``priority = false`` on a step whose "unless" breaks the loop and
     warns that the key is redundant inside one resolution, where no point moves.)"""
-    if all(s.priority for s in scenario.steps) or scenario.loop.within == "resolution":
+    inner = (t for s in scenario.steps if s.run is not None for t in s.run.loop.steps)
+    if (all(s.priority for s in scenario.steps) and all(t.priority for t in inner)) or scenario.loop.within == "resolution":
         return
     facts = LoopFacts(scenario)
     for player, intent in scenario.intents.items():
@@ -46,12 +47,21 @@ def check(parser: Recorder, scenario: Scenario) -> None:
             continue
         written, at = move
         first = f"the point written {written.describe()}"
-        parser.warn(where, f"{first}: {_falls(scenario, player, written.steps)}; it moves to {_where(at)} (FORMAT item 23)")
+        before = facts.last_step_before(written)
+        falls = _falls(scenario, player, written.steps) if written.inner is None or before is None else _falls_after(player, before)
+        parser.warn(where, f"{first}: {falls}; it moves to {_where(at)} (FORMAT item 23)")
 
 
 def _falls(scenario: Scenario, player: str, k: int) -> str:
     steps = scenario.steps
     before = steps[(k - 1) % len(steps)]
+    return (
+        f"{player}'s point falls right after \u201c{before.does}\u201d ({before.by}'s, priority = false), where only "
+        f"{before.by} can act"
+    )
+
+
+def _falls_after(player: str, before: Step) -> str:
     return (
         f"{player}'s point falls right after \u201c{before.does}\u201d ({before.by}'s, priority = false), where only "
         f"{before.by} can act"

@@ -68,7 +68,8 @@ def step_kind(step: Step) -> str:
 
 
 def step_effect(step: Step) -> str:
-    """What a step needs and changes (``requires mana ≥ 1; tokens × 2``), "" for nothing."""
+    """What a step needs and changes (``requires mana ≥ 1; tokens × 2``), "" for nothing; a
+    step that runs an inner loop says so first (its own effects come after the run)."""
     parts = [f"requires {k} \u2265 {show(v)}" for k, v in step.requires.items()]
     parts += [f"{k} \u00d7 {show(v)}" for k, v in step.mul.items()]
     parts += [f"{k} = {show(v)}" for k, v in step.set.items()]
@@ -78,6 +79,9 @@ def step_effect(step: Step) -> str:
         parts.append(f"target: {step.target.order} among {', '.join(step.target.among)}")
     if step.times != 1:
         parts.append(f"{step.times:,} times")
+    if step.run is not None:
+        own = "; ".join(parts)
+        return f"runs {step.run.describe()}" + (f"; then {own}" if own else "")
     return "; ".join(parts)
 
 

@@ -1073,7 +1073,7 @@ class Ruleset:
         here the cut a procedure put there itself, as 421.3's last word or 729.3's forced stop.)"""
         facts = ctx.facts
         point, who = decision.point, decision.deviates
-        if not facts.priority_free or point is None or who is None or decision.counts is not None:
+        if not facts.moves_points or point is None or who is None or decision.counts is not None:
             return decision
         move = facts.move_of(who)
         if move is not None and move[1] == point:
@@ -1092,9 +1092,9 @@ class Ruleset:
         return dataclasses.replace(decision, point=moved)
 
     def _say_moved(self, ctx: "Settlement", who: str, written: CutPoint, moved: CutPoint) -> None:
-        steps = ctx.scenario.steps
-        free = steps[(written.steps - 1) % len(steps)]
-        later = steps[(moved.steps - 1) % len(steps)]
+        free = ctx.facts.last_step_before(written)
+        later = ctx.facts.last_step_before(moved)
+        assert free is not None and later is not None  # a point right after a step moved past another
         rule = self.priority_rule()
         ctx.say(
             rule,
@@ -1109,7 +1109,7 @@ class Ruleset:
         """FORMAT item 23: a moved point that comes only after the loop's own cut is not a cut; the
         loop's cut stands and that player acts after the loop.  Where any point moved, the reading."""
         facts = ctx.facts
-        if not facts.priority_free:
+        if not facts.moves_points:
             return
         cut = decision.point
         moved_any = False

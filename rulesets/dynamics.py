@@ -613,6 +613,11 @@ class Dynamics:
                         break
                 elif done >= (run.times or 0):
                     break
+                if goal is not None and not done and not any(_touches(t, goal.value) for t in loop.steps):
+                    raise RunLimit(f"{self.step_name(j)} run", (
+                        f"inner loop {loop.id!r} can't reach its goal ({goal.value} {'<=' if goal.at_most else '>='} {goal.bound:,}): "
+                        f"none of its steps changes {goal.value}"
+                    ))
                 if done >= RUN_LIMIT:
                     raise RunLimit(f"{self.step_name(j)} run", (
                         f"the run would take more than {RUN_LIMIT:,} inner iterations here; this version plays each run "
@@ -1197,10 +1202,6 @@ class Dynamics:
             return dict(self.natural.state)
         if point.inner is not None:
             return self.inside(point)[0]
-        if stop is not None and stop.kind != "goal" and stop.position <= position:
-            # A requirement failing inside a ``times`` step is reported *at* that step, but the
-            # applications before it were performed: the state is the one at the stop (FORMAT item 4).
-            return dict(self.natural.state)
         run = self.run(position)
         return run.state
 
@@ -1385,6 +1386,13 @@ class Dynamics:
         compared one cycle apart from there, the first that agrees is the repeat.
         """
         return _first_repeat(self)
+
+
+def _touches(step: Step, name: str) -> bool:
+    """Whether a step may change value ``name`` (its effects, or a payment's cost)."""
+    if name in step.add or name in step.mul or name in step.set or name in step.amounts:
+        return True
+    return step.unless is not None and any(name in cost for cost in step.unless.costs)
 
 
 def _internal(comp: Component) -> bool:

@@ -310,6 +310,13 @@ class LoopFacts:
         (``priority = false``: mana abilities, special actions)."""
         return tuple(i for i, s in enumerate(self.scenario.steps) if not s.priority)
 
+    @cached_property
+    def moves_points(self) -> bool:
+        """True when some step, of the loop or of an inner loop it runs, has ``priority = false``."""
+        return bool(self.priority_free) or any(
+            not t.priority for s in self.scenario.steps if s.run is not None for t in s.run.loop.steps
+        )
+
     def moved_position(self, position: int, player: str) -> int | None:
         """Where ``player`` can act at the earliest, from linear ``position`` on (FORMAT item 23).
 
@@ -377,7 +384,7 @@ class LoopFacts:
     def move_of(self, player: str) -> "tuple[CutPoint, CutPoint | None] | None":
         """(written, moved) when ``player``'s point as written falls where they can't act, else None."""
         written = self.written_point(player)
-        if written is None or not self.priority_free:
+        if written is None or not self.moves_points:
             return None
         moved = self.moved(written, player)
         return None if moved == written else (written, moved)
