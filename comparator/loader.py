@@ -1460,14 +1460,18 @@ class Parser:
             for i, e in enumerate(value):
                 here = _at(section, f"{field} item {i + 1}")
                 t = self.table(e, here)
-                self.keys(t, {"player", "iterations", "steps"}, section, f"{field} item {i + 1}")
+                self.keys(t, {"player", "iterations", "steps", "inner"}, section, f"{field} item {i + 1}")
                 if "player" not in t:
                     self.fail(here, "needs 'player'")
-                entries.append({
+                entry = {
                     "player": self.player(t["player"], players, here),
                     "iterations": self.expected_count(t.get("iterations", 0), here),
                     "steps": self.count(t.get("steps", 0), here, hint="give the expected whole number"),
-                })
+                }
+                if "inner" in t:
+                    # inside a run (FORMAT item 29): the inner point where they left
+                    entry["inner"] = self.expected("inner", t["inner"], scenario, section, f"{field} item {i + 1}.inner")
+                entries.append(entry)
             return entries
         if not isinstance(value, list) or not all(isinstance(r, str) for r in value):
             self.fail(where, "expected a list of rule ids")
