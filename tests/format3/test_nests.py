@@ -130,3 +130,32 @@ def test_a_run_the_engine_cannot_settle_exits_2_and_writes_nothing(tmp_path, old
     assert fragment in result.output, result.output
     assert "Traceback" not in result.output
     assert not report.exists()
+
+
+SCHEMA = Path(__file__).resolve().parents[2] / "comparator" / "schema" / "scenario.schema.json"
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.stem for p in CASES])
+def test_the_schema_accepts_every_nest(path):
+    jsonschema = pytest.importorskip("jsonschema")
+    import json
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    errors = list(jsonschema.Draft202012Validator(schema).iter_errors(tomllib.loads(path.read_text(encoding="utf-8"))))
+    assert not errors, [e.message for e in errors]
+
+
+@pytest.mark.parametrize("old, new", [
+    ('run = { inner = "mana", until = { value = "mana", at_least = 4 } }', 'run = { inner = "mana", times = 2, until = { value = "mana", at_least = 4 } }'),
+    ('does = "taps Grim Monolith for three"', 'does = "taps Grim Monolith for three"\noptional = true'),
+    ("inner = { after = 1, step = 0 }", "inner = { after = 1 }"),
+])
+def test_the_schema_and_the_loader_both_refuse_a_bad_nest(old, new):
+    jsonschema = pytest.importorskip("jsonschema")
+    import json
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    text = MONOLITH.replace(old, new, 1)
+    assert list(jsonschema.Draft202012Validator(schema).iter_errors(tomllib.loads(text)))
+    with pytest.raises(ScenarioError):
+        parse(text)
