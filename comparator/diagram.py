@@ -58,6 +58,9 @@ class DiagramStep:
     """The step's effect on the state in words ("flying = true; tokens + 1"), or ""."""
     exit: str
     """Ways out at this step ("unless Bob pays {1}", an event that may end the loop), or ""."""
+    inner: tuple[str, ...] = ()
+    """Format 3 (FORMAT item 29): the inner loop this step runs, drawn inside its box: a heading
+    ("inner loop 'mana' until mana is at least 4") and one line per inner step; () for none."""
 
 
 @dataclass(frozen=True)
@@ -78,6 +81,8 @@ class Cut:
     """For a format 2 elimination instead of a cut: the player who leaves the game here."""
     after: int = 0
     """Format 3 (FORMAT item 24): loop steps that still resolve after the cut (``after_cut``)."""
+    inner: str = ""
+    """Format 3 (FORMAT item 29): where the cut falls inside the step's inner loop, in words, or ""."""
 
     @property
     def names(self) -> str:
@@ -88,6 +93,8 @@ class Cut:
     def where(self) -> str:
         """The cut in words: "1 it. + 0 steps, Alice deviates" ("Bob leaves the game: 3 it. + 0 steps")."""
         where = f"{self.iterations} it. + {self.steps} step{'' if self.steps == 1 else 's'}"
+        if self.inner:
+            where += f", inside step {self.steps + 1}'s inner loop after {self.inner}"
         if self.leaves:
             return f"{self.leaves} leaves the game: {where}"
         text = where if self.result == "shortcut" else f"{self.result.replace('_', ' ')}, {where}"
@@ -140,28 +147,45 @@ def build(comparison: Comparison) -> Diagram:
     sc = comparison.scenario.scenario
     steps = []
     for i, step in enumerate(sc.steps, 1):
-        steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), step_kind(step), step_effect(step), step_exits(step)))
+        run = getattr(step, "run", None)
+        inner: tuple[str, ...] = ()
+        if run is not None:
+            inner = (f"\u21bb {run.describe()}",) + tuple(
+                f"{i}.{k}. {t.by} \u00b7 {step_kind(t)}: {t.does}" + (f" \u2192 {step_effect(t)}" if step_effect(t) else "")
+                for k, t in enumerate(run.loop.steps, 1)
+            )
+        steps.append(DiagramStep(i, step.by, step.does, bool(getattr(step, "optional", False)), step_kind(step), step_effect(step), step_exits(step), inner))
     ends = _ends(sc)
-    groups: dict[tuple[str, str, int, str, str, int], list[str]] = {}
+    groups: dict[tuple[str, str, int, str, str, int, str], list[str]] = {}
     uncut: list[tuple[str, str]] = []
     for ruleset in comparison.rulesets:
         out = comparison.outcomes[ruleset.key]
         # Format 2: players who leave the game mid-loop are marked where they leave (an "x").
         for gone in getattr(out, "eliminated", ()):
             if gone.iterations is not None:
-                key = ("", show(gone.iterations), gone.steps % len(steps), "", gone.player, 0)
+                key = ("", show(gone.iterations), gone.steps % len(steps), "", gone.player, 0, _inner_words(getattr(gone, "inner", None)))
                 groups.setdefault(key, []).append(ruleset.name)
         if out.iterations is None:
             uncut.append((ruleset.name, out.result.value.replace("_", " ")))
             continue
-        key = (out.result.value, show(out.iterations), out.steps % len(steps), out.deviates or "", "", getattr(out, "after_cut", 0))
+        inner_point = getattr(out, "inner", None)
+        at = (inner_point["iterations"], inner_point["steps"]) if inner_point else None
+        key = (out.result.value, show(out.iterations), out.steps % len(steps), out.deviates or "", "", getattr(out, "after_cut", 0), _inner_words(at))
         groups.setdefault(key, []).append(ruleset.name)
     cuts: list[Cut] = []
     marks = 0
-    for (result, iterations, k, deviates, leaves, after), names in groups.items():
-        cuts.append(Cut(tuple(names), result, iterations, k, deviates, -1 if leaves else marks, leaves, after))
+    for (result, iterations, k, deviates, leaves, after, inside), names in groups.items():
+        cuts.append(Cut(tuple(names), result, iterations, k, deviates, -1 if leaves else marks, leaves, after, inside))
         marks += not leaves
     return Diagram(sc.title, tuple(steps), tuple((b.by, b.does) for b in sc.breakers), ends, tuple(cuts), tuple(uncut))
+
+
+def _inner_words(point: "tuple[int, int] | None") -> str:
+    """A point inside a run in words ("1 it. + 0 steps"), "" for none."""
+    if point is None:
+        return ""
+    m, t = point
+    return f"{show(m)} it. + {t} step{'' if t == 1 else 's'}"
 
 
 # --- text: neutralised, measured, wrapped ----------------------------------------------------------
@@ -358,7 +382,10 @@ def svg(diagram: Diagram, id_prefix: str, *, legend: bool = True) -> str:
         head = wrap(f"{step.number}. {step.by} \u00b7 {step.kind}", inner, 2, bold=True)
         does = wrap(step.does, inner, 3)
         effect = wrap(f"\u2192 {step.effect}", inner, 2) if step.effect else []
-        height = PAD + (len(head) + len(does) + len(effect)) * LINE + PAD - 2
+        # an inner loop (FORMAT item 29): a box of its own inside the step's, one line per step
+        nested = [line for text in step.inner for line in wrap(text, inner - 2 * PAD, 2, 11)]
+        nested_h = len(nested) * SMALL_LINE + 10 if nested else 0
+        height = PAD + (len(head) + len(does) + len(effect)) * LINE + (nested_h + 6 if nested else 0) + PAD - 2
         dash = ' stroke-dasharray="6 4"' if step.optional else ""
         cls = "lc-box lc-optional" if step.optional else "lc-box lc-mandatory"
         stroke = "1.5" if step.optional else "2"
@@ -373,6 +400,11 @@ def svg(diagram: Diagram, id_prefix: str, *, legend: bool = True) -> str:
         for line in effect:
             body.append(_text(BOX_X + PAD, ty, line, "lc-text lc-effect"))
             ty += LINE
+        if nested:
+            top = ty - 11 + 4
+            body.append(f'<rect class="lc-box lc-inner" x="{BOX_X + PAD}" y="{top}" width="{inner}" height="{nested_h}" rx="4" fill="none" stroke="currentColor" stroke-width="1" stroke-dasharray="2 2"/>')
+            for k, line in enumerate(nested):
+                body.append(_text(BOX_X + 2 * PAD, top + 14 + k * SMALL_LINE, line, "lc-text lc-small", size=11))
         y += height
         if step.exit:
             # An exit off the cycle: a dashed branch to the right, below the box.
@@ -438,6 +470,8 @@ def describe(diagram: Diagram) -> str:
             text += f" ({s.effect})"
         if s.exit:
             text += f"; exit: {s.exit}"
+        if s.inner:
+            text += f"; inside it, {'; '.join(s.inner[1:])} ({s.inner[0].lstrip(chr(0x21bb)).strip()})"
         parts.append(text + ".")
     parts += [f"Outside the loop, {by} could break it: {does}." for by, does in diagram.breakers]
     if diagram.ends:
@@ -474,7 +508,7 @@ def mermaid(diagram: Diagram) -> str:
     """
     out = ["flowchart TD"]
     for s in diagram.steps:
-        lines = [f"{s.number}. {s.by} \u00b7 {s.kind}", s.does] + ([f"\u2192 {s.effect}"] if s.effect else [])
+        lines = [f"{s.number}. {s.by} \u00b7 {s.kind}", s.does] + ([f"\u2192 {s.effect}"] if s.effect else []) + list(s.inner)
         out.append(f"  s{s.number}[{_mermaid_label(lines)}]" if not s.optional else f"  s{s.number}([{_mermaid_label(lines)}])")
     for a, b in zip(diagram.steps, diagram.steps[1:]):
         out.append(f"  s{a.number} --> s{b.number}")
