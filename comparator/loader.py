@@ -1308,7 +1308,7 @@ class Parser:
         for i, b in enumerate(scenario.breakers):
             if b.still_resolves > len(steps):
                 self.record(_at(f"breaker {i + 1}", "still_resolves"), f"is {b.still_resolves}, more than one iteration's {len(steps)} steps")
-        payers = {p for s in steps if s.unless is not None and s.unless.payment for p in s.payers}
+        payers = {p for s in scenario.every_step if s.unless is not None and s.unless.payment for p in s.payers}
         for player, intent in scenario.intents.items():
             if intent.never:
                 continue

@@ -626,7 +626,7 @@ class Ruleset:
         for player, goal, count in goals:
             self.goal(ctx, player, goal, count)
         resolution = scenario.loop.within == "resolution"
-        if any(s.unless is not None and s.unless.payment for s in scenario.steps):
+        if any(s.unless is not None and s.unless.payment for s in scenario.every_step):
             self.read_payments(ctx)
         decision = self.within_resolution(ctx) if resolution else None
         if decision is None:

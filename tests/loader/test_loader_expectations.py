@@ -189,6 +189,6 @@ def test_an_unknown_key_in_an_eliminated_entry_names_the_entry():
     # (The line is the block's header: a field named "... item N" is not looked up as a key.)
     assert refused('eliminated = [{ player = "Bob" }, { player = "Alice", step = 1 }]') == (
         f"case.toml: line {FIELD_LINE - 1}: [expect.cr-2004]: 'eliminated item 2.step': unknown key (did you mean 'steps'?); "
-        "expected one of iterations, player, steps"
+        "expected one of inner, iterations, player, steps"
     )
     assert refused("eliminated = [{ steps = 1 }]") == f"case.toml: line {FIELD_LINE - 1}: [expect.cr-2004]: 'eliminated item 1': needs 'player'"
