@@ -142,9 +142,17 @@ def _ends(sc: Scenario) -> str:
     return "; ".join(out)
 
 
-def build(comparison: Comparison) -> Diagram:
-    """The diagram of a comparison: its scenario's cycle and every ruleset's cut point."""
+def build(comparison: Comparison, part: int | None = None) -> Diagram:
+    """The diagram of a comparison: its scenario's cycle and every ruleset's cut point.
+
+    In a file of loops one after another (``[[then]]``, FORMAT item 30) each part has a diagram
+    of its own (``part``, from 0): its steps and the cuts of the rulesets that reached it; the
+    file's own diagram is part 0's (the top fields are the last part's, not the first's)."""
     sc = comparison.scenario.scenario
+    if sc.parts and part is None:
+        part = 0
+    if part:
+        sc = sc.parts[part - 1]
     steps = []
     for i, step in enumerate(sc.steps, 1):
         run = getattr(step, "run", None)
@@ -160,6 +168,12 @@ def build(comparison: Comparison) -> Diagram:
     uncut: list[tuple[str, str]] = []
     for ruleset in comparison.rulesets:
         out = comparison.outcomes[ruleset.key]
+        if part is not None:
+            reached = getattr(out, "parts", ())
+            if len(reached) <= part:
+                uncut.append((ruleset.name, "not reached"))
+                continue
+            out = reached[part]
         # Format 2: players who leave the game mid-loop are marked where they leave (an "x").
         for gone in getattr(out, "eliminated", ()):
             if gone.iterations is not None:

@@ -137,6 +137,10 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
         out.append(_outcome_table(view) + "\n")
     for part in view.parts:
         out.append(f"{h}## Part {part.number}: {md(part.title)}\n")
+        if part.steps:
+            if mermaid and part.diagram is not None:
+                out.append("```mermaid\n" + mermaid_text(part.diagram) + "\n```\n")
+            out.append(md_table(["#", "By", "Does", "Kind", "Effect"], [[str(s.number), s.by, s.does, s.kind, s.effect] for s in part.steps]) + "\n")
         out.append((_outcome_table(part) if part.rows else "Every ruleset that reached it gives the same outcome.") + "\n")
 
     out.append(f"{h}# How each ruleset settles it\n")

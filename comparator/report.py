@@ -111,6 +111,10 @@ class PartView:
     title: str
     columns: tuple[Column, ...]
     rows: tuple[Row, ...]
+    steps: tuple[StepView, ...] = ()
+    """A later part's own steps (the first part's are the file's)."""
+    diagram: Diagram | None = None
+    """A later part's own diagram, with the cuts of the rulesets that reached it."""
 
 
 @dataclass(frozen=True)
@@ -183,18 +187,7 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
     sf = comparison.scenario
     sc = sf.scenario
     players = ", ".join(f"{p} (active)" if p == sc.active else p for p in sc.players)
-    rows: list[StepView] = []
-    shown: set[str] = set()
-    for i, s in enumerate(sc.steps):
-        rows.append(StepView(i + 1, s.by, s.does, step_kind(s), step_words(s)))
-        if s.run is not None and s.run.loop.id not in shown:
-            shown.add(s.run.loop.id)
-            loop = s.run.loop
-            rows.extend(
-                StepView(f"{i + 1}.{k + 1}", t.by, f"(inner loop {loop.id!r}) {t.does}", step_kind(t), step_words(t))
-                for k, t in enumerate(loop.steps)
-            )
-    steps = tuple(rows)
+    steps = _step_rows(sc)
     state = tuple((k, show(sc.state[k])) for k in sorted(sc.state))
     intents = tuple(
         (p, sc.intent(p).describe() + ("" if p in sc.intents else " (not given)")) for p in sc.players
@@ -218,6 +211,23 @@ def scenario_view(comparison: Comparison, anchor: str) -> ScenarioView:
         rulings=sc.rulings,
         simplified=sc.simplified,
     )
+
+
+def _step_rows(sc: Scenario) -> tuple[StepView, ...]:
+    """A loop's steps as the table shows them, each inner loop's steps (``1.1``, ``1.2``) under
+    the first step that runs it (FORMAT item 29)."""
+    rows: list[StepView] = []
+    shown: set[str] = set()
+    for i, s in enumerate(sc.steps):
+        rows.append(StepView(i + 1, s.by, s.does, step_kind(s), step_words(s)))
+        if s.run is not None and s.run.loop.id not in shown:
+            shown.add(s.run.loop.id)
+            loop = s.run.loop
+            rows.extend(
+                StepView(f"{i + 1}.{k + 1}", t.by, f"(inner loop {loop.id!r}) {t.does}", step_kind(t), step_words(t))
+                for k, t in enumerate(loop.steps)
+            )
+    return tuple(rows)
 
 
 def _loop(flags: LoopFlags) -> tuple[str, ...]:
@@ -335,7 +345,10 @@ def part_views(comparison: Comparison, *, only_differences: bool = False) -> tup
             label = f"State: {name[len('state.'):]}" if name.startswith("state.") else FIELD_LABELS[name]
             cells = tuple(show(v) if o is not None else "not reached" for v, o in zip(values, reached))
             rows.append(Row(name, label, cells, differs, marked=odd_ones(cells) if differs else ()))
-        out.append(PartView(index + 1, title, columns(comparison.rulesets), tuple(rows)))
+        later = sc.parts[index - 1] if index else None
+        steps = _step_rows(later) if later is not None else ()
+        diagram = build_diagram(comparison, index) if later is not None else None
+        out.append(PartView(index + 1, title, columns(comparison.rulesets), tuple(rows), steps, diagram))
     return tuple(out)
 
 

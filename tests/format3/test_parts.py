@@ -149,3 +149,24 @@ def test_a_part_a_ruleset_never_reached_says_so():
     third = next(v for v in views if v.number == 3)
     assert third.rows[0].cells == ("shortcut", "not reached")
     assert "parts[2].result" not in comparison.differences  # compared among the rulesets that reached it
+
+
+def test_each_part_has_its_own_diagram_and_steps():
+    # Part 1 stops after 4 tokens here, part 2 after 2 drains: the file's diagram marks part 1's
+    # cut (4 it.), part 2's diagram part 2's (2 it.), and part 2's steps are listed under it.
+    from loopcompare.comparator.diagram import build
+    from loopcompare.comparator.report import comparison_view
+
+    text = TWO.replace("Alice = 10\n", "Alice = 4\n", 1).replace('[then.intent]\nAlice = "never"', "[then.intent]\nAlice = 2")
+    comparison = compare(parse(text), [registry().get("cr-2024")])
+    first = build(comparison)
+    assert [c.iterations for c in first.cuts] == ["4"]
+    assert first.steps[0].does == parse(text).scenario.steps[0].does
+    view = comparison_view(comparison, "case")
+    later = view.parts[1]
+    assert later.diagram is not None and later.steps
+    assert later.steps[0].does == parse(text).scenario.parts[0].steps[0].does
+    assert later.diagram.steps[0].does == later.steps[0].does
+    assert [c.iterations for c in later.diagram.cuts] == ["2"]
+    html = CliRunner().invoke(main, ["compare", "-f", "html", "-"], input=text).output
+    assert html.count("<svg") == 2 and "Part 2: one iteration, step by step" in html
