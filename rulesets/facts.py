@@ -18,7 +18,8 @@ from .additive import Additive
 from .dynamics import Dynamics, Elimination, Event, Run, order_key
 from .outcome import StateValue
 from .scenario import Goal, Scenario, Step, set_owners
-from .values import UNBOUNDED, Count, CutPoint
+from .bignum import TooLarge
+from .values import UNBOUNDED, Count, CutPoint, Unsettleable
 
 #: How many loops' facts are kept for equal loops to share (the atlas settles each loop shape
 #: under many intent tables one after another; memory stays flat however many loops are settled).
@@ -379,7 +380,10 @@ class LoopFacts:
         """The number of inner iterations of the run at a finite point's step (None: unknown)."""
         if self.dynamics is None or point.unbounded:
             return None
-        return self.dynamics.run_length(self.position(point))
+        try:
+            return self.dynamics.run_length(self.position(point))
+        except (Unsettleable, TooLarge):
+            return None  # the run can't be settled: settling the loop says so (exit 2), not this question
 
     def move_of(self, player: str) -> "tuple[CutPoint, CutPoint | None] | None":
         """(written, moved) when ``player``'s point as written falls where they can't act, else None."""
