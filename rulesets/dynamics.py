@@ -574,6 +574,13 @@ class Dynamics:
                     return Event("goal", st.position, state=self.state_of(st.values))
         return None
 
+    def _autonomous(self, loop_id: str) -> bool:
+        """Whether each value of an inner loop moves by itself: adds only (no amounts, no ``mul`` or
+        ``set``, no payments, no requirements), so one inner iteration's change repeats until a
+        clamp binds (FORMAT item 29: a run that can't reach its goal is refused)."""
+        steps = next(s.run.loop.steps for s in self.steps if s.run is not None and s.run.loop.id == loop_id)
+        return all(not (t.amounts or t.mul or t.set or t.unless or t.requires) for t in steps)
+
     def _perform_run(self, st: _State, j: int, trace: _Trace | None, stop_at: "tuple[int, int] | None" = None) -> Event | None:
         """Step ``j``'s run (FORMAT item 29): its inner loop's steps, complete inner iterations,
         ``times`` of them or until the goal holds (checked before each; none when it already
@@ -646,6 +653,13 @@ class Dynamics:
                     self._inner_at = None
                 done += 1
                 self._counted = done
+                if before is not None and comp is not None and goal is not None and self._autonomous(loop.id) and _away(before[comp], st.values[comp], goal.at_most):
+                    # The goal's value moves on its own (no amounts, payments or requirements in the
+                    # loop): standing still or moving away, it never gets there.
+                    raise RunLimit(f"{self.step_name(j)} run", (
+                        f"inner loop {loop.id!r} can't reach its goal ({goal.value} {'<=' if goal.at_most else '>='} {goal.bound:,}): "
+                        f"an inner iteration takes {goal.value} from {before[comp]} to {st.values[comp]}"
+                    ))
                 if before is not None and before == st.values:
                     assert goal is not None
                     raise RunLimit(f"{self.step_name(j)} run", (
@@ -1386,6 +1400,13 @@ class Dynamics:
         compared one cycle apart from there, the first that agrees is the repeat.
         """
         return _first_repeat(self)
+
+
+def _away(before: Amount, after: Amount, at_most: bool) -> bool:
+    """True when a value stood still or moved away from a bound (up for ``at_most``)."""
+    if not isinstance(before, int) or not isinstance(after, int) or isinstance(before, bool) or isinstance(after, bool):
+        return False
+    return after >= before if at_most else after <= before
 
 
 def _touches(step: Step, name: str) -> bool:
