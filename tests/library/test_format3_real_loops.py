@@ -188,3 +188,20 @@ def test_a_dated_loop_says_which_card_dates_it(name):
     for era in OLD:
         notes = outcomes[era]["notes"] if name != OKAUN else outcomes[era]["parts"][0]["notes"]
         assert any(note in n for n in notes), (era, notes)
+
+
+# FORMAT item 30: a part after a random stop shows the values the random part changed as "random"
+# in its state, and the engine does so (rulesets/base.py); the outcome contract that plugins are held
+# to (comparator/compare.py, outcome_problem) still wants a whole number there, so this loop, the
+# first built-in with a part after a random one, fails it (and with it
+# tests/hostile/test_faults.py::test_every_built_in_outcome_meets_the_contract_plugins_are_held_to).
+@pytest.mark.xfail(
+    strict=True,
+    reason="comparator/compare.py outcome_problem refuses the state value 'random' that FORMAT item 30 gives a part after a random stop",
+)
+@pytest.mark.parametrize("era", NEW)
+def test_okauns_second_part_meets_the_outcome_contract(era):
+    from loopcompare.comparator.compare import outcome_problem
+
+    scenario = load_builtin(OKAUN).scenario
+    assert outcome_problem(registry().get(era).settle(scenario), scenario) is None
