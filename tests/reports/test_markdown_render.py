@@ -59,9 +59,10 @@ LABELS = {
     "ends_early_if": "Ends early if",
     "expected_iterations": "Expected iterations",
     "after_cut": "Steps resolved after the cut",
+    "part": "Part reached",
 }
 #: Format 2's fields (and format 3's after_cut) have a row only when some ruleset gives a value other than this one.
-NEUTRAL = {"ended_by": None, "eliminated": [], "ends_early_if": None, "expected_iterations": None, "after_cut": 0}
+NEUTRAL = {"ended_by": None, "eliminated": [], "ends_early_if": None, "expected_iterations": None, "after_cut": 0, "part": None}
 FIXED_STRONG = {
     DIFFERS,
     "Players, in turn order:",
@@ -378,7 +379,7 @@ def expected_rows(comparison: dict) -> list[tuple[str, str, list[str]]]:
     names = []
     for k in sorted(state):
         names += [f"{k}.{p}" for p in sorted(state[k])] if isinstance(state[k], dict) else [k]
-    extra = ["ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations", "after_cut"]
+    extra = ["ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations", "after_cut", "part"]
     extra = [f for f in extra if f not in NEUTRAL or any(outcomes[k][f] != NEUTRAL[f] for k in keys)]
     fields = ["result", "iterations", "steps", "deviates", "last_action"] + [f"state.{k}" for k in names] + ["judge"] + extra + ["rules"]
     rows = []
@@ -449,11 +450,15 @@ def test_outcome_cells_match_the_json_twin(twin):
     doc = json.loads(twin.read_text(encoding="utf-8"))
     (comparison,) = doc["comparisons"]
     tokens = parse(twin.with_suffix(".md").read_text(encoding="utf-8"))
-    (table,) = outcome_tables(tokens)
+    # A file of loops one after another ([[then]]) has one more table per part (FORMAT item 30).
+    parts = max(len(out["parts"]) for out in comparison["outcomes"].values())
+    table, *part_tables = outcome_tables(tokens)
+    assert len(part_tables) == parts
     assert outcome_table_problems(table, comparison) == []
     heads = headings(tokens)
     assert heads[0] == (1, comparison["scenario"]["title"])
-    settled = [text for level, text in heads if level == 3]
+    how = heads.index((2, "How each ruleset settles it"))
+    settled = [text for level, text in heads[how:] if level == 3]
     assert settled == [f"{r['name']}: {comparison['outcomes'][r['key']]['result']}" for r in comparison["rulesets"]]
 
 
