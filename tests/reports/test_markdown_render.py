@@ -59,10 +59,12 @@ LABELS = {
     "ends_early_if": "Ends early if",
     "expected_iterations": "Expected iterations",
     "after_cut": "Steps resolved after the cut",
+    "inner": "Cut inside the inner loop",
+    "inner_results": "Inner loops",
     "part": "Part reached",
 }
 #: Format 2's fields (and format 3's after_cut) have a row only when some ruleset gives a value other than this one.
-NEUTRAL = {"ended_by": None, "eliminated": [], "ends_early_if": None, "expected_iterations": None, "after_cut": 0, "part": None}
+NEUTRAL = {"ended_by": None, "eliminated": [], "ends_early_if": None, "expected_iterations": None, "after_cut": 0, "inner": None, "inner_results": {}, "part": None}
 FIXED_STRONG = {
     DIFFERS,
     "Players, in turn order:",
@@ -379,7 +381,7 @@ def expected_rows(comparison: dict) -> list[tuple[str, str, list[str]]]:
     names = []
     for k in sorted(state):
         names += [f"{k}.{p}" for p in sorted(state[k])] if isinstance(state[k], dict) else [k]
-    extra = ["ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations", "after_cut", "part"]
+    extra = ["ended_by", "eliminated", "stopped_by", "ends_early_if", "expected_iterations", "after_cut", "inner", "inner_results", "part"]
     extra = [f for f in extra if f not in NEUTRAL or any(outcomes[k][f] != NEUTRAL[f] for k in keys)]
     fields = ["result", "iterations", "steps", "deviates", "last_action"] + [f"state.{k}" for k in names] + ["judge"] + extra + ["rules"]
     rows = []
