@@ -419,7 +419,7 @@ class Scenario:
         """The loop's steps, then each inner loop's (FORMAT item 29), in file order."""
         return self.steps + tuple(t for loop in self.inner for t in loop.steps)
 
-    @property
+    @cached_property
     def per_player(self) -> tuple[str, ...]:
         """The names of per-player values (``life = { Bob = 12, Carol = 30 }``), in declaration order."""
         return tuple(name for name, value in self.state.items() if isinstance(value, Mapping))
