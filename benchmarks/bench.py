@@ -52,6 +52,16 @@ def _module(name: str) -> Any:
     return importlib.import_module(_PREFIX + name)
 
 
+def _library_has(name: str) -> bool:
+    """Whether the tree under test has this built-in scenario file."""
+    from importlib import resources
+
+    try:
+        return resources.files(_PREFIX + "comparator").joinpath("library", name).is_file()
+    except (ModuleNotFoundError, FileNotFoundError):
+        return False
+
+
 def _has(name: str) -> bool:
     return importlib.util.find_spec(_PREFIX + name) is not None
 
@@ -245,6 +255,27 @@ def selvala_loop(number: int) -> Any:
 _SELVALA: list = []
 
 
+def nest_loop(number: int) -> Any:
+    """The library's Grim Monolith feeding Staff of Domination (format 3: an inner loop run until
+    six mana inside each draw) with a count for Alice instead of her goal."""
+    import copy
+    import tomllib
+    from importlib import resources
+
+    if not _NEST:
+        text = resources.files(_PREFIX + "comparator").joinpath("library", "grim-monolith-power-artifact-staff-of-domination-nested.toml").read_text(encoding="utf-8")
+        _NEST.append(tomllib.loads(text))
+    doc = copy.deepcopy(_NEST[0])
+    doc["intent"]["Alice"] = number if number < 10**18 else f"10^{len(str(number)) - 1}"
+    doc["state"]["library"] = {"start": 0}  # no bound: the library only counts the draws here
+    for step in doc["step"]:
+        step.get("requires", {}).pop("library", None)
+    return parse_document(doc, "nest.toml", "nest").scenario
+
+
+_NEST: list = []
+
+
 def stack_loop(number: int) -> Any:
     """Format 3 (FORMAT items 23-24): a mana ability (priority = false) in a doubling loop, and a
     breaker whose point moves past it and who leaves both steps on the stack to resolve."""
@@ -341,6 +372,9 @@ def worker_benchmarks() -> dict[str, Callable[[], tuple[float, str]]]:
     if _has("rulesets.linear"):
         out["format 3 amounts (Selvala), intent 3, all rulesets"] = lambda: all_rulesets(lambda: selvala_loop(3), 50)
         out["format 3 amounts (Selvala), intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: selvala_loop(10**100), 50)
+    if _has("comparator.library") and _library_has("grim-monolith-power-artifact-staff-of-domination-nested.toml"):
+        out["format 3 nest (Grim Monolith), intent 3, all rulesets"] = lambda: all_rulesets(lambda: nest_loop(3), 50)
+        out["format 3 nest (Grim Monolith), intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: nest_loop(10**100), 50)
 
     def startup(args: list[str]) -> tuple[float, str]:
         """The CPU time (user + system) of the command, best of 3, in ms."""
@@ -583,6 +617,17 @@ def main() -> None:
             return [r.settle(scenario) for r in registry().rulesets]
 
         elapsed = best_of(lambda: [settle_selvala() for _ in range(50)], repeat=9) / 50
+        base = base or elapsed
+        print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
+
+    print("\nsettling Grim Monolith feeding Staff of Domination (format 3, an inner loop inside each iteration; all rulesets), by the size of the intent:")
+    base = None
+    for label, number in (("3", 3), ("10^6", 10**6), ("10^100", 10**100)):
+        def settle_nest():
+            scenario = nest_loop(number)
+            return [r.settle(scenario) for r in registry().rulesets]
+
+        elapsed = best_of(lambda: [settle_nest() for _ in range(20)], repeat=5) / 20
         base = base or elapsed
         print(f"  intent {label:<7} {elapsed * 1e6:8.1f} µs   ratio to 3: {elapsed / base:.2f}")
 
