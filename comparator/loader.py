@@ -289,8 +289,10 @@ class Parser:
         self.more = 0
         self.warnings: list[str] = []
         self.format = 1
-        #: The ``[[inner]]`` loops by id, read before the steps that ``run`` them.
+        #: The ``[[inner]]`` loops by id, read before the steps that ``run`` them (and the ids of
+        #: those with errors, which a run names without a second error).
         self.inner: dict[str, InnerLoop] = {}
+        self.broken_inner: set[str] = set()
         #: [state] names whose entry had an error: declared, so not reported again as undeclared.
         self.unsettled: set[str] = set()
         #: Floors and ceilings of per-player entries found in [state], by value then player.
@@ -775,6 +777,8 @@ class Parser:
                     pass
             if len(steps) == len(raw_steps):
                 out[name] = InnerLoop(name, tuple(steps))
+            else:
+                self.broken_inner.add(name)  # its own errors say why; a run of it says nothing more
 
         self.each(enumerate(raw), one)
         return out
@@ -787,6 +791,8 @@ class Parser:
         if "inner" not in table:
             self.fail(_at(where, "run.inner"), "is required: the id of an [[inner]] loop")
         name = table["inner"]
+        if isinstance(name, str) and name in self.broken_inner:
+            raise _Stop
         if not isinstance(name, str) or name not in self.inner:
             known = ", ".join(repr(k) for k in self.inner) or "none"
             self.fail(_at(where, "run.inner"), f"{_short(name) if isinstance(name, str) else _kind(name)} is not the id of an [[inner]] loop (declared: {known})")

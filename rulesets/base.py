@@ -417,11 +417,12 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
     earlier namer) comes first; at an equal point the player earlier in ``order`` wins.
     """
 
-    def key(stop: Stop) -> tuple[int, int, int, int]:
+    def key(stop: Stop) -> tuple[int, tuple[int, int, int, int], int, int]:
         tie = order.index(stop.player) if stop.player in order else len(order)
         if stop.point.unbounded:
-            return (1, stop.rank, stop.point.steps, tie)
-        return (0, facts.position(stop.point), 0, tie)
+            return (1, (stop.rank, 0, 0, 0), stop.point.steps, tie)
+        # a point inside a run falls between the points around its step (FORMAT item 29)
+        return (0, facts.key(stop.point), 0, tie)
 
     ranked = sorted(stops, key=key)
     first = ranked[0]
@@ -583,14 +584,24 @@ class Ruleset:
         outcomes: list[Outcome] = []
         current = dataclasses.replace(scenario, parts=())
         unknown: frozenset[str] = frozenset()
+
+        def settle_part(k: int) -> Outcome:
+            try:
+                return _unknown(self.settle(current), unknown)
+            except Unsettleable as error:
+                if k == 1:
+                    raise
+                # an engine limit in a later part names the part, as its loader errors do (FORMAT item 31)
+                raise Unsettleable(f"then {k - 1}: {error.where}" if error.where else f"then {k - 1}", error.message) from error
+
         for k, part in enumerate(scenario.parts, start=2):
-            outcomes.append(_unknown(self.settle(current), unknown))
+            outcomes.append(settle_part(k - 1))
             if not _reaches_next(outcomes[-1], current):
                 break
             dated = dataclasses.replace(part, exists_from=scenario.exists_from, because=scenario.because, cards=scenario.cards)
             current, unknown = _next_part(current, outcomes[-1], dated, k, unknown)
         else:
-            outcomes.append(_unknown(self.settle(current), unknown))
+            outcomes.append(settle_part(len(scenario.parts) + 1))
         return dataclasses.replace(outcomes[-1], part=len(outcomes), parts=tuple(outcomes))
 
     def ended_before(self, day: str) -> bool:
@@ -868,7 +879,7 @@ class Ruleset:
         if not left:
             return decision
         last = left[-1]
-        if decision.point is not None and not decision.point.unbounded and facts.position(decision.point) >= last.position:
+        if decision.point is not None and not decision.point.unbounded and facts.key(decision.point) >= last.key:
             return decision
         where = facts.point(last.position, last.inner)
         gone = listing(e.player for e in left)
@@ -912,7 +923,7 @@ class Ruleset:
             f"number it): nobody loses while the repetition goes on. When it stops ({point.describe()}), {names} "
             f"{'loses' if len(losers) == 1 else 'lose'} the game at once (FORMAT item 18)."
         )
-        left = tuple(Elimination(p, *_counted(point)) for p, _ in losers)
+        left = tuple(Elimination(p, *_counted(point), point.inner) for p, _ in losers)
         remaining = [p for p in ctx.scenario.players if p not in {q for q, _ in losers}]
         if len(remaining) > 1:
             return dataclasses.replace(decision, left=left)
@@ -964,7 +975,7 @@ class Ruleset:
         ctx.absorb(rest_ctx)
         if rest.result is Result.DRAW:
             return Decision(Result.DRAW, where)
-        if rest.point is not None and not rest.point.unbounded and facts.position(rest.point) < last.position:
+        if rest.point is not None and not rest.point.unbounded and facts.key(rest.point) < last.key:
             ctx.note("The way out of the mandatory rest would come before it starts; the cut shown is the procedure's.")
             return decision
         # The rest's own result: a way out after the last maintainer left, the loop repeated an
@@ -1007,12 +1018,12 @@ class Ruleset:
             and point is not None
             and not point.unbounded
             and again.counts is None
-            and facts.position(point) < leaver.position
+            and facts.key(point) < leaver.key
         ):
             n = where.iterations
             assert n is not UNBOUNDED  # where is facts.point(position): finite
             later = facts.own_point(again.deviates, n)
-            if facts.position(later) < leaver.position:
+            if facts.key(later) < leaver.key:
                 later = facts.own_point(again.deviates, n + 1)
             ctx.note(
                 f"The procedure among the players left gives {point.describe()}, which the loop has already passed when "
@@ -1160,6 +1171,12 @@ class Ruleset:
             count, start, words = breaker.still_resolves, at, f"\u201c{breaker.does}\u201d"
         if not count:
             return decision, None
+        if point.inner is not None:
+            raise Unsettleable(
+                f"step {point.steps + 1} run",
+                f"{who}'s cut falls inside the run and {count} loop step{'s' if count != 1 else ''} still resolve after it "
+                "(still_resolves): steps that still resolve after a cut inside a run are not settled by this version",
+            )
         after = engine.after_cut(at, count, facts.halts_after_cut(facts.point(start), count), paid=paid)
         rule = self.loop_rule
         shown = [steps[p % len(steps)].does for p in range(start, start + after.performed)]
@@ -1539,12 +1556,15 @@ def _next_part(previous: Scenario, out: Outcome, part: Scenario, number: int, un
         state[name] = previous.state[name]  # not known: the part may not read it (below)
     changed = set(unknown)
     if out.iterations is None and out.result is Result.ENDS:
-        changed |= {n for s in previous.steps for n in (*s.add, *s.mul, *s.set)}
+        changed |= {n for s in previous.every_step for n in (*s.add, *s.mul, *s.set, *s.amounts)}
     if changed:
-        read = {n for s in part.steps for n in s.requires}
+        steps = part.every_step  # the part's steps and its inner loops' (FORMAT item 29)
+        read = {n for s in steps for n in s.requires}
         read |= {e.value for e in part.end_conditions}
         read |= {i.until.value for i in part.intents.values() if i.until is not None}
-        read |= {n for s in part.steps if s.unless is not None for c in s.unless.costs for n in c}
+        read |= {n for s in steps if s.unless is not None for c in s.unless.costs for n in c}
+        read |= {s.run.until.value for s in steps if s.run is not None and s.run.until is not None}
+        read |= {name for s in steps for amount in s.amounts.values() for name, _ in amount.coefficients}
         clash = sorted(changed & read)
         if clash:
             raise Unsettleable(

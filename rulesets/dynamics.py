@@ -545,12 +545,6 @@ class Dynamics:
             j = st.position % self.size
             step = self.steps[j]
             left: Event | None = None
-            if step.run is not None and step.by in st.present and self.owners[j] not in st.retired:
-                event = self._perform_run(st, j, trace)
-                if event is not None:
-                    if event.kind != "elimination":
-                        return event
-                    left = event
             for app in range(step.times):
                 if step.by not in st.present or self.owners[j] in st.retired:
                     break
@@ -574,12 +568,25 @@ class Dynamics:
                     return Event("goal", st.position, state=self.state_of(st.values))
         return None
 
+    def _irregular(self) -> Exception:
+        """The refusal of a loop whose guards change too irregularly: with inner loops an engine
+        limit of FORMAT item 29 (exit 2, naming the first step that runs), else :func:`_too_irregular`."""
+        if not self.inner_base:
+            return _too_irregular()
+        j = next(j for j, s in enumerate(self.steps) if s.run is not None)
+        return RunLimit(f"{self.step_name(j)} run", (
+            "the runs' lengths change too irregularly from one outer iteration to the next for the closed form "
+            f"(more than {PLAY_BUDGET:,} step applications would have to be played one by one)"
+        ))
+
     def _autonomous(self, loop_id: str) -> bool:
         """Whether each value of an inner loop moves by itself: adds only (no amounts, no ``mul`` or
         ``set``, no payments, no requirements), so one inner iteration's change repeats until a
         clamp binds (FORMAT item 29: a run that can't reach its goal is refused)."""
         steps = next(s.run.loop.steps for s in self.steps if s.run is not None and s.run.loop.id == loop_id)
-        return all(not (t.amounts or t.mul or t.set or t.unless or t.requires) for t in steps)
+        if any(e.loses_someone for e in self.ends):
+            return False  # a player may leave mid-run, and their inner steps with them
+        return all(not (t.amounts or t.mul or t.set or t.unless or t.requires or t.target) for t in steps)
 
     def _perform_run(self, st: _State, j: int, trace: _Trace | None, stop_at: "tuple[int, int] | None" = None) -> Event | None:
         """Step ``j``'s run (FORMAT item 29): its inner loop's steps, complete inner iterations,
@@ -608,9 +615,6 @@ class Dynamics:
         self._inner_size = size
         try:
             while True:
-                if stop_at is not None and stop_at[0] == done and stop_at[1] == 0 and done:
-                    self._reached = True
-                    return left
                 if goal is not None:
                     assert comp is not None
                     reached = holds(st.values[comp], goal.bound, goal.at_most)
@@ -620,6 +624,12 @@ class Dynamics:
                         break
                 elif done >= (run.times or 0):
                     break
+                if stop_at is not None and stop_at[0] == done and stop_at[1] == 0 and done:
+                    # a point between two inner iterations: the run goes on after it (its end is no such point)
+                    self._reached = True
+                    return left
+                if not (self.steps[j].by in st.present):
+                    return left  # the run's controller left mid-run: their step drops out (FORMAT item 6)
                 if goal is not None and not done and not any(_touches(t, goal.value) for t in loop.steps):
                     raise RunLimit(f"{self.step_name(j)} run", (
                         f"inner loop {loop.id!r} can't reach its goal ({goal.value} {'<=' if goal.at_most else '>='} {goal.bound:,}): "
@@ -643,7 +653,7 @@ class Dynamics:
                             break
                         self._inner_apps += 1
                         if self._inner_apps > PLAY_BUDGET:
-                            raise _too_irregular()
+                            raise self._irregular()
                         event = self._apply(st, k, app, None if left else trace)
                         if event is None:
                             continue
@@ -688,6 +698,14 @@ class Dynamics:
                     # FORMAT item 29: a run that fails a requirement before its end can't be settled
                     raise RunLimit(f"{self.step_name(st.position % self.size)} run", f"{self.step_name(j)}'s requirement fails inside the run ({what}), before the run ends")
                 return Event(kind, st.position, what, step.by, j, app, step.times, self.state_of(st.values))
+        # a step's run (FORMAT item 29): after its requirements, before its own effects
+        run_left: Event | None = None
+        if step.run is not None and j < self.size:
+            event = self._perform_run(st, j, trace)
+            if event is not None:
+                if event.kind != "elimination":
+                    return event
+                run_left, trace = event, None  # the step is finished untraced, as after any elimination
         # the maps of this application: amounts read the values at its start (FORMAT item 28)
         maps = self._maps[j]
         if step.amounts:
@@ -703,7 +721,7 @@ class Dynamics:
         if step.unless is not None and not step.unless.breaks:
             paid = self._payments(st, j, targets, touched, trace)
             if paid and step.unless.by != "target":
-                return self._check_ends(st, j, app, touched, trace)
+                return self._check_ends(st, j, app, touched, trace) or run_left
             spared = frozenset(paid)
         # 3. mul, add, set; 4. clamp
         for name, f in maps.items():
@@ -734,7 +752,7 @@ class Dynamics:
                     trace.apply(comp, g, st.position, clamped=g is not f)
                 touched.append(comp)
         # 5. ends, in file order, on what changed
-        return self._check_ends(st, j, app, touched, trace)
+        return self._check_ends(st, j, app, touched, trace) or run_left
 
     def _payments(self, st: _State, j: int, targets: tuple[str, ...] | None, touched: list[Component], trace: _Trace | None) -> list[str]:
         """Each payer of step ``j``'s payment decides, in order: they pay when they can and their
@@ -898,7 +916,14 @@ class Dynamics:
         (CR 800.4a: it does nothing), if any: the loop can't go through it again (FORMAT item 20).
         A side benefit (``sustains = false``) is skipped instead, and doesn't count."""
         for j, step in enumerate(self.steps):
-            if step.target is None or step.by not in st.present or self.owners[j] in st.retired:
+            if step.by not in st.present or self.owners[j] in st.retired:
+                continue
+            if step.run is not None and any(
+                t.target is not None and t.by in st.present and not any(p in st.present for p in t.target.among)
+                for t in step.run.loop.steps
+            ):
+                return j  # a step of its inner loop has nobody left to affect (FORMAT items 20 and 29)
+            if step.target is None:
                 continue
             if step.optional and not step.sustains:
                 continue
@@ -1066,7 +1091,7 @@ class Dynamics:
             if upto is not None and upto - st.position < block_len:
                 budget -= (upto - st.position) * most_times
                 if budget < 0:
-                    raise _too_irregular()
+                    raise self._irregular()
                 event = self._play(st, upto, None, goal)
                 if event is not None:
                     eliminations += self._take()
@@ -1075,7 +1100,7 @@ class Dynamics:
                 continue
             budget -= block_len * most_times
             if budget < 0:
-                raise _too_irregular()
+                raise self._irregular()
             start = st.copy()
             trace = _Trace(joint=self.joint.trace() if self.joint is not None else None)
             event = self._play(st, start.position + block_len, trace, goal)

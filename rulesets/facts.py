@@ -349,8 +349,38 @@ class LoopFacts:
             # Any iteration past the first has the same steps before it: read the move there.
             at = self.moved_position(self.size + point.steps, player)
             return None if at is None else CutPoint(UNBOUNDED, at % self.size)
-        at = self.moved_position(self.position(point), player)
+        position = self.position(point)
+        into = self._moved_into_run(position, player)
+        if into is not None:
+            return into
+        at = self.moved_position(position, player)
         return None if at is None else self.point(at)
+
+    def _moved_into_run(self, position: int, player: str) -> CutPoint | None:
+        """FORMAT items 23 and 29: a point right after another player's priority-free step moves
+        into a later step's run when an inner step with priority comes first (right after it),
+        if that run performs it; None when the point doesn't move into a run."""
+        steps = self.scenario.steps
+        if position == 0 or not any(s.run is not None for s in steps):
+            return None
+        before = (position - 1) % self.size
+        if steps[before].priority or steps[before].by == player:
+            return None
+        for later in range(1, self.size + 1):
+            step = steps[(before + later) % self.size]
+            run = step.run
+            if run is not None:
+                inner = run.loop.steps
+                first = next((t for t, s in enumerate(inner) if s.priority), None)
+                if first is not None:
+                    at = position + later - 1  # the position of the step that runs
+                    m, t = divmod(first + 1, len(inner))
+                    length = self.run_length(self.point(at))
+                    if length is not None and (m, t) < (length, 0):
+                        return self.point(at, (m, t))
+            if step.priority:
+                return None
+        return None
 
     def _moved_inside(self, point: CutPoint, player: str) -> CutPoint | None:
         """A point inside a run (FORMAT items 23 and 29): right after another player's
