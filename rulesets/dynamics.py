@@ -628,7 +628,7 @@ class Dynamics:
                     # a point between two inner iterations: the run goes on after it (its end is no such point)
                     self._reached = True
                     return left
-                if not (self.steps[j].by in st.present):
+                if self.steps[j].by not in st.present:
                     return left  # the run's controller left mid-run: their step drops out (FORMAT item 6)
                 if goal is not None and not done and not any(_touches(t, goal.value) for t in loop.steps):
                     raise RunLimit(f"{self.step_name(j)} run", (
