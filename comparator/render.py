@@ -300,7 +300,17 @@ def _timeline_svg(timeline: Timeline, id_prefix: str) -> Markup:
 
 def _loop_svg(diagram: Diagram, id_prefix: str) -> Markup:
     """The loop diagram as inline SVG, trusted markup (:mod:`.diagram` escapes every text in it)."""
-    return Markup(svg(diagram, id_prefix))
+    try:
+        return Markup(_cached_svg(diagram, id_prefix))
+    except TypeError:  # a diagram holding an unhashable value is drawn afresh
+        return Markup(svg(diagram, id_prefix))
+
+
+@lru_cache(maxsize=512)
+def _cached_svg(diagram: Diagram, id_prefix: str) -> str:
+    """:func:`.diagram.svg` once per equal diagram and prefix: the gallery and the site draw each
+    loop on its own page and again in the index (drawing measures every character of its text)."""
+    return svg(diagram, id_prefix)
 
 
 def page(template: str, **context: object) -> str:
