@@ -31,8 +31,9 @@ _UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTER
 # plane is matched from a bitmap, where the astral noncharacters above make the engine test every
 # character against each of 34 of them (ten times slower over a 3 MB page).
 _UNSAFE_BMP = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufdd0-\ufdef\ufffe\uffff]")
-# The same set, less the C0 controls that json.dumps already escapes.
+# The same set, less the C0 controls that json.dumps already escapes (and its one-plane form).
 _UNSAFE_IN_JSON = re.compile(f"[\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTERS}]")
+_UNSAFE_IN_JSON_BMP = re.compile(f"[\x7f-\x9f{BIDI_CONTROLS}\ufdd0-\ufdef\ufffe\uffff]")
 
 
 def _code(match: re.Match[str]) -> str:
@@ -71,7 +72,7 @@ def json_escaped(document: str) -> str:
     ``json.dumps`` escapes C0 controls but not DEL, C1 or bidi controls; these can only occur
     inside JSON strings (the rest of a JSON document is ASCII), where an escape means the same.
     """
-    return _UNSAFE_IN_JSON.sub(_json_escape, document)
+    return (_UNSAFE_IN_JSON_BMP if _within_bmp(document) else _UNSAFE_IN_JSON).sub(_json_escape, document)
 
 
 def is_clean(text: str) -> bool:

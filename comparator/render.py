@@ -55,9 +55,15 @@ def md(text: str) -> str:
     # At the start of a line "#", "-", "+" or "=" would make a heading, a list or a rule, and
     # "1." or "1)" a numbered list: escape the mark (a backslash before a digit would show).
     # A heading's text may not end in "#"s either: CommonMark would read them as its closing sequence.
-    flat = re.sub(r"(#+)$", lambda m: "\\#" * len(m.group(1)), flat)
-    flat = re.sub(r"^([#=+-])", r"\\\1", flat)
-    return re.sub(r"^(\d{1,9})([.)])(?=\s|$)", r"\1\\\2", flat)
+    flat = _MD_CLOSING.sub(lambda m: "\\#" * len(m.group(1)), flat)
+    flat = _MD_LINE_MARK.sub(r"\\\1", flat)
+    return _MD_NUMBERED.sub(r"\1\\\2", flat)
+
+
+# md()'s patterns, compiled once (it runs for every cell of every report).
+_MD_CLOSING = re.compile(r"(#+)$")
+_MD_LINE_MARK = re.compile(r"^([#=+-])")
+_MD_NUMBERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 
 
 class Raw(str):

@@ -106,3 +106,42 @@ def test_no_thread_once_the_atlas_is_settled_or_on_one_cpu(monkeypatch: pytest.M
     build._alongside(work, None)
     assert names == [threading.main_thread().name] * 2
     assert no_atlas == []
+
+
+@pytest.mark.parametrize("tail", ["", "\U0001f600", "\U0010ffff"], ids=["bmp", "astral", "astral-nonchar"])
+def test_json_escaped_writes_every_unsafe_character_as_an_escape(tail: str) -> None:
+    import json
+
+    data = {"text": "é \u4e2d " + "".join(UNSAFE) + tail}
+    document = controls.json_escaped(json.dumps(data, ensure_ascii=False))
+    assert json.loads(document) == data  # the same data
+    assert not any(ch in document for ch in UNSAFE)  # but no unsafe character written as itself
+
+
+def test_builtin_names_follow_the_folder(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    from loopcompare.comparator import catalogue
+
+    monkeypatch.setattr(catalogue, "folder", lambda: tmp_path)
+    (tmp_path / "b.toml").write_text("")
+    assert catalogue.names() == ("b",)
+    assert catalogue.names() == ("b",)
+    (tmp_path / "a.toml").write_text("")
+    (tmp_path / "notes.txt").write_text("")
+    assert catalogue.names() == ("a", "b")
+    (tmp_path / "b.toml").unlink()
+    assert catalogue.names() == ("a",)
+
+
+def test_builtin_names_are_listed_again_when_the_folder_changes(monkeypatch: pytest.MonkeyPatch, tmp_path) -> None:  # type: ignore[no-untyped-def]
+    import os
+
+    from loopcompare.comparator import catalogue
+
+    monkeypatch.setattr(catalogue, "folder", lambda: tmp_path)
+    (tmp_path / "b.toml").write_text("")
+    os.utime(tmp_path, ns=(10**18, 10**18))  # changed long ago: its listing is kept
+    first = catalogue.names()
+    assert first == ("b",) and catalogue.names() is first
+    (tmp_path / "a.toml").write_text("")
+    os.utime(tmp_path, ns=(10**18 + 1, 10**18 + 1))  # changed since (by one nanosecond)
+    assert catalogue.names() == ("a", "b")
