@@ -587,6 +587,9 @@ def against(rev: str, rounds: int, only: list[str]) -> None:
     sha = _git(here, "rev-parse", "--verify", f"{rev}^{{commit}}")
     label_here = _git(here, "describe", "--always", "--dirty")
     label_rev = _git(here, "describe", "--always", sha)
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))  # the worktree is removed below even then
     scratch = tempfile.mkdtemp(prefix="loopcompare-against-")
     checkout = os.path.join(scratch, "loopcompare")  # the folder's name is the package's name
     _git(here, "worktree", "add", "--detach", checkout, sha)
