@@ -8,8 +8,9 @@ Prints:
   about 1: outcomes are computed in closed form, never iteration by iteration), for a format 2
   doubling loop, a format 1 token loop and a format 3 loop of payments;
 * the CLI's start-up time against ``python -c pass``;
-* the atlas's size, time and throughput, on one process and on two, for each space;
-* the time to render the whole gallery;
+* the atlas (each space) and the whole gallery on one CPU and on two, in children pinned to
+  them: wall and CPU seconds, the load, the CPUs the rest of the machine took meanwhile, and
+  the speed-up of two CPUs over one (``python benchmarks/bench.py --parallel`` runs only this);
 * a third-party ruleset's cost per scenario in the tool's process and isolated in a worker
   process (``--isolate-plugins``), and a worker's start-up (``python benchmarks/bench.py
   --plugins`` runs only this part).
@@ -19,7 +20,10 @@ Prints:
 on this tree and on commit REV (checked out into a temporary git worktree), in alternating
 processes, and prints both figures and their ratio per benchmark: a ratio measured in one run,
 on one machine under one load, which is the figure to quote. ``--only=WORD`` keeps the
-benchmarks whose name contains WORD.
+benchmarks whose name contains WORD; the slow ones (the gallery and the atlas on one CPU and on
+two, tens of seconds each) run only when ``--only`` names them (``--only=gallery``).  A commit
+that can't set a group up (9043a8f has no format 2) runs the rest, and the output says which
+groups were skipped and why.
 
 Figures vary by machine; docs/DEVELOPING.md records one run.  Nothing here is a pass/fail test.
 """
@@ -50,16 +54,6 @@ _PREFIX = os.environ.get("LOOPCOMPARE_BENCH_PREFIX", "loopcompare.")
 
 def _module(name: str) -> Any:
     return importlib.import_module(_PREFIX + name)
-
-
-def _library_has(name: str) -> bool:
-    """Whether the tree under test has this built-in scenario file."""
-    from importlib import resources
-
-    try:
-        return resources.files(_PREFIX + "comparator").joinpath("library", name).is_file()
-    except (ModuleNotFoundError, FileNotFoundError):
-        return False
 
 
 def _has(name: str) -> bool:
@@ -345,36 +339,67 @@ def _rate(count: int, fn: Callable[[], object]) -> tuple[float, str]:
     return count / (time.process_time() - start), "/s"
 
 
+#: Benchmarks that take tens of seconds each (the gallery, the atlas on one and on two CPUs):
+#: ``--against`` runs them only when ``--only`` names them (``--only=gallery``, ``--only=atlas``).
+SLOW = ("gallery", "atlas")
+
+#: Why a group of benchmarks could not be set up on the commit under test (its scenarios need a
+#: format that commit doesn't read, say): group -> the error.  ``serve`` reports it.
+SKIPPED: dict[str, str] = {}
+
+
 def worker_benchmarks() -> dict[str, Callable[[], tuple[float, str]]]:
     """The benchmarks ``--against`` runs, each once per round in a fresh process. The scenarios
     are generated (and parsed by the commit under test) before the clock starts; every settle is
-    of a fresh scenario object, so nothing cached by object identity carries over."""
+    of a fresh scenario object, so nothing cached by object identity carries over.  A group the
+    commit can't set up (an older commit without format 2, say) is left out and named in
+    :data:`SKIPPED`; the others still run."""
     rulesets = registry().rulesets
     out: dict[str, Callable[[], tuple[float, str]]] = {}
-    format1 = generated(1500)
-    for r in rulesets:
-        out[f"format 1 {r.key}"] = lambda r=r: _rate(len(format1), lambda: [r.settle(dataclasses.replace(s)) for s in format1])
-    format2 = generated_format2(400)
-    for r in rulesets:
-        out[f"format 2 {r.key}"] = lambda r=r: _rate(len(format2), lambda: [r.settle(dataclasses.replace(s)) for s in format2])
-    sets = independent_sets_format2(150)
-    for r in rulesets:
-        if r.key in ("cr-2005", "cr-2008"):
-            out[f"format 2 sets {r.key}"] = lambda r=r: _rate(len(sets), lambda: [r.settle(dataclasses.replace(s)) for s in sets])
+
+    def group(name: str, make: Callable[[], None]) -> None:
+        try:
+            make()
+        except Exception as exc:  # this commit can't set these benchmarks up
+            SKIPPED[name] = f"{type(exc).__name__}: {exc}".splitlines()[0][:160]
+
+    def format1() -> None:
+        scenarios = generated(1500)
+        for r in rulesets:
+            out[f"format 1 {r.key}"] = lambda r=r: _rate(len(scenarios), lambda: [r.settle(dataclasses.replace(s)) for s in scenarios])
+
+    def format2() -> None:
+        scenarios = generated_format2(400)
+        for r in rulesets:
+            out[f"format 2 {r.key}"] = lambda r=r: _rate(len(scenarios), lambda: [r.settle(dataclasses.replace(s)) for s in scenarios])
+
+    def sets() -> None:
+        scenarios = independent_sets_format2(150)
+        for r in rulesets:
+            if r.key in ("cr-2005", "cr-2008"):
+                out[f"format 2 sets {r.key}"] = lambda r=r: _rate(len(scenarios), lambda: [r.settle(dataclasses.replace(s)) for s in scenarios])
 
     def all_rulesets(make: Callable[[], Any], copies: int) -> tuple[float, str]:
         scenarios = [make() for _ in range(copies)]
         return _rate(copies * len(rulesets), lambda: [r.settle(s) for s in scenarios for r in rulesets])
 
-    out["format 2 doubling 10^100, all rulesets"] = lambda: all_rulesets(lambda: doubling_loop(10**100), 150)
-    out["format 3 payments, intent 3, all rulesets"] = lambda: all_rulesets(lambda: rhystic_loop(3), 150)
-    out["format 3 payments, intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: rhystic_loop("10^100"), 150)
+    def checked(name: str, make: Callable[[], Any], copies: int) -> None:
+        make()  # parsed once here, so that a commit that can't read it skips it
+        out[name] = lambda: all_rulesets(make, copies)
+
+    group("format 1", format1)
+    group("format 2", format2)
+    group("format 2 sets", sets)
+    group("format 2 doubling", lambda: checked("format 2 doubling 10^100, all rulesets", lambda: doubling_loop(10**100), 150))
+    group("format 3 payments", lambda: checked("format 3 payments, intent 3, all rulesets", lambda: rhystic_loop(3), 150))
+    group("format 3 payments", lambda: checked("format 3 payments, intent 10^100, all rulesets", lambda: rhystic_loop("10^100"), 150))
     if _has("rulesets.linear"):
-        out["format 3 amounts (Selvala), intent 3, all rulesets"] = lambda: all_rulesets(lambda: selvala_loop(3), 50)
-        out["format 3 amounts (Selvala), intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: selvala_loop(10**100), 50)
-    if _has("comparator.library") and _library_has("grim-monolith-power-artifact-staff-of-domination-nested.toml"):
-        out["format 3 nest (Grim Monolith), intent 3, all rulesets"] = lambda: all_rulesets(lambda: nest_loop(3), 50)
-        out["format 3 nest (Grim Monolith), intent 10^100, all rulesets"] = lambda: all_rulesets(lambda: nest_loop(10**100), 50)
+        group("format 3 amounts", lambda: checked("format 3 amounts (Selvala), intent 3, all rulesets", lambda: selvala_loop(3), 50))
+        group("format 3 amounts", lambda: checked("format 3 amounts (Selvala), intent 10^100, all rulesets", lambda: selvala_loop(10**100), 50))
+    else:
+        SKIPPED["format 3 amounts"] = "no rulesets.linear on this commit"
+    group("format 3 nest", lambda: checked("format 3 nest (Grim Monolith), intent 3, all rulesets", lambda: nest_loop(3), 50))
+    group("format 3 nest", lambda: checked("format 3 nest (Grim Monolith), intent 10^100, all rulesets", lambda: nest_loop(10**100), 50))
 
     def startup(args: list[str]) -> tuple[float, str]:
         """The CPU time (user + system) of the command, best of 3, in ms."""
@@ -390,7 +415,104 @@ def worker_benchmarks() -> dict[str, Callable[[], tuple[float, str]]]:
 
     out["start-up: python -c 'import click'"] = lambda: startup([sys.executable, "-c", "import click"])
     out["start-up: loopcompare --help"] = lambda: startup([sys.executable, "-m", _PREFIX + "comparator.cli", "--help"])
+
+    # The slow ones (SLOW): wall-clock seconds, on one CPU and on two, in a child process whose
+    # CPUs are pinned (the tool sizes its pool by the CPUs it may use), and that child's CPU seconds.
+    for what in ("gallery", "atlas"):
+        for cpus in (1, 2):
+            if cpus <= len(_usable_cpus()):
+                label = f"{what}: {'1 CPU' if cpus == 1 else f'{cpus} CPUs'}"
+                out[f"{label}, wall"] = lambda what=what, cpus=cpus: (_pinned(what, cpus, fresh=True)[0], "s")
+                out[f"{label}, CPU"] = lambda what=what, cpus=cpus: (_pinned(what, cpus, fresh=False)[1], "s")
     return out
+
+
+def _usable_cpus() -> list[int]:
+    return sorted(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else list(range(os.cpu_count() or 1))
+
+
+_PINNED: dict[tuple[str, int], tuple[float, float]] = {}
+
+
+def _pinned(what: str, cpus: int, fresh: bool) -> tuple[float, float]:
+    """(wall seconds, CPU seconds of it and its workers) of ``bench.py --once WHAT`` (the whole
+    gallery rendered, or the gallery's atlas of the four mission rulesets, ``format1`` space)
+    in a child process pinned to the first ``cpus`` of the CPUs this one may use.  The wall and
+    the CPU benchmarks of one configuration share one run: the wall one runs it (``fresh``), the
+    CPU one, run next, takes its figures (so a round costs one run per configuration)."""
+    key = (what, cpus)
+    if not fresh and key in _PINNED:
+        return _PINNED.pop(key)
+    import resource
+
+    chosen = set(_usable_cpus()[:cpus])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    subprocess.run(
+        [sys.executable, os.path.abspath(__file__), "--once", what],
+        check=True, capture_output=True, preexec_fn=(lambda: os.sched_setaffinity(0, chosen)) if hasattr(os, "sched_setaffinity") else None,
+    )
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    figures = (wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+    _PINNED[key] = figures
+    return figures
+
+
+def once(what: str) -> None:
+    """``--once gallery``: render the whole gallery (writing nothing); ``--once atlas``: the atlas
+    of the four mission rulesets over the ``format1`` space, on the CPUs this process may use."""
+    if what == "gallery":
+        (_module("comparator.build") if _has("comparator.build") else _module("comparator.cli")).gallery_files()
+    else:
+        _module("comparator.atlas").build(registry().select([]), **({"space": "full"} if what == "atlas-full" else {}))
+
+
+def _busy_cpu_seconds() -> float | None:
+    """CPU seconds every process of the machine has used so far (/proc/stat; None elsewhere)."""
+    try:
+        with open("/proc/stat", encoding="ascii") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except (OSError, ValueError):
+        return None
+    # user nice system idle iowait irq softirq steal: busy is all but idle and iowait
+    busy = sum(fields[:8]) - fields[3] - fields[4]
+    return busy / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_model() -> str:
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            return next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), platform.processor() or "unknown CPU")
+    except OSError:
+        return platform.processor() or "unknown CPU"
+
+
+def parallel() -> None:
+    """The atlas (the four mission rulesets, each space) and the whole gallery on one CPU and on
+    two, each in a child pinned to its CPUs (the tool sizes its pool by the CPUs it may use), with
+    what the neighbours took meanwhile: the speed-up of two CPUs over one is worth quoting only
+    where both CPUs were free, and this says whether they were (``python benchmarks/bench.py
+    --parallel`` runs only this part)."""
+    usable = _usable_cpus()
+    print(f"\non one CPU and on two ({len(usable)} usable of {os.cpu_count()}, {cpu_model()}); 'others' is the CPUs the rest of the machine used meanwhile (/proc/stat):")
+    if len(usable) < 2:
+        print("  only one CPU is usable here: no speed-up to measure")
+        return
+    for what, label in (("atlas", "atlas, format1 space (42,327 loops)"), ("atlas-full", "atlas, full space (137,603 loops)"), ("gallery", "the whole gallery (atlas and history included)")):
+        walls = {}
+        for cpus in (1, 2):
+            busy = _busy_cpu_seconds()
+            load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+            wall, cpu = _pinned(what, cpus, fresh=True)
+            _PINNED.clear()
+            others = None if busy is None else max(0.0, ((_busy_cpu_seconds() or 0.0) - busy - cpu) / wall)
+            walls[cpus] = wall
+            shown = "unknown" if others is None else f"{others:.1f} CPUs"
+            print(f"  {label:<48} {cpus} CPU{'s' if cpus > 1 else ' '}  wall {wall:6.1f} s  CPU {cpu:6.1f} s  load at start {load:4.1f}  others {shown}")
+            if cpus == 2 and others is not None and others > 0.5:
+                print(f"  {'':<48} (others took {others:.1f} CPUs: fewer than 2 were free, so the speed-up below is the neighbours' as much as the tool's)")
+        print(f"  {label:<48} speed-up of 2 CPUs over 1: {walls[1] / walls[2]:.2f}x")
 
 
 def serve(only: list[str]) -> None:
@@ -405,8 +527,8 @@ def serve(only: list[str]) -> None:
     except Exception as exc:  # the commit can't even generate the scenarios
         print(json.dumps({"module": module, "error": repr(exc), "names": []}), flush=True)
         return
-    names = [n for n in benchmarks if not only or any(word in n for word in only)]
-    print(json.dumps({"module": module, "names": names}), flush=True)
+    names = [n for n in benchmarks if (not only and not n.startswith(SLOW)) or any(word in n for word in only)]
+    print(json.dumps({"module": module, "names": names, "skipped": SKIPPED}), flush=True)
     shared = getattr(_module("rulesets.facts"), "_shared", None) if _has("rulesets.facts") else None
     for line in sys.stdin:
         name = line.strip()
@@ -414,7 +536,7 @@ def serve(only: list[str]) -> None:
             break
         try:
             result: Any = None
-            for _ in range(2):  # the better of two runs: a neighbour's burst or a collection hits one
+            for _ in range(1 if name.startswith(SLOW) else 2):  # the better of two runs: a neighbour's burst or a collection hits one
                 if shared is not None:
                     shared.clear()
                 value, unit = benchmarks[name]()
@@ -429,7 +551,7 @@ def machine() -> str:
     cpus = os.cpu_count()
     free = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else cpus
     load = "load average %.1f %.1f %.1f" % os.getloadavg() if hasattr(os, "getloadavg") else "load unknown"
-    return f"{platform.machine()}, {cpus} cores ({free} usable); Python {platform.python_version()}; {platform.system()}; {load}"
+    return f"{platform.machine()} {cpu_model()}, {cpus} cores ({free} usable); Python {platform.python_version()}; {platform.system()}; {load}"
 
 
 def _git(repo: str, *args: str) -> str:
@@ -456,6 +578,7 @@ class _Side:
             self.close()
             sys.exit(f"bench.py: {checkout} was not the code benchmarked ({hello['module']} was imported)")
         self.names: list[str] = hello["names"]
+        self.skipped: dict[str, str] = hello.get("skipped", {})
         self.checkout = checkout
 
     def _read(self, checkout: str) -> str:
@@ -487,6 +610,9 @@ def against(rev: str, rounds: int, only: list[str]) -> None:
     sha = _git(here, "rev-parse", "--verify", f"{rev}^{{commit}}")
     label_here = _git(here, "describe", "--always", "--dirty")
     label_rev = _git(here, "describe", "--always", sha)
+    import signal
+
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))  # the worktree is removed below even then
     scratch = tempfile.mkdtemp(prefix="loopcompare-against-")
     checkout = os.path.join(scratch, "loopcompare")  # the folder's name is the package's name
     _git(here, "worktree", "add", "--detach", checkout, sha)
@@ -497,6 +623,12 @@ def against(rev: str, rounds: int, only: list[str]) -> None:
         sides = [_Side(here, only, scratch), _Side(checkout, only, scratch)]
         mine, theirs = sides
         names = list(dict.fromkeys(mine.names + theirs.names))
+        for side, label in ((mine, "this tree"), (theirs, label_rev)):
+            for group, why in side.skipped.items():
+                print(f"skipped on {label}: the {group} benchmarks ({why})")
+            missing = [n for n in names if n not in side.names]
+            if missing:
+                print(f"not on {label} (n/a below): {', '.join(missing)}")
         results: dict[str, list[tuple[Any, Any]]] = {n: [] for n in names}
         for number in range(rounds):
             for index, name in enumerate(names):
@@ -551,6 +683,10 @@ def _option(name: str, default: str | None = None) -> str | None:
 
 def main() -> None:
     only = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--only=")]
+    what = _option("--once")
+    if what is not None:
+        once(what)
+        return
     if "--serve" in sys.argv[1:]:
         serve(only)
         return
@@ -560,6 +696,10 @@ def main() -> None:
         return
     if "--plugins" in sys.argv[1:]:
         plugins()
+        return
+    if "--parallel" in sys.argv[1:]:
+        print(f"machine: {machine()}")
+        parallel()
         return
     print(f"machine: {platform.machine()}, {platform.processor() or 'cpu'}; Python {platform.python_version()}; {platform.system()}")
     scenarios = generated(3000)
@@ -649,27 +789,7 @@ def main() -> None:
     cli = run([sys.executable, "-m", "loopcompare.comparator.cli", "--help"])
     print(f"\nstart-up: python -c pass {bare * 1000:.0f} ms; loopcompare --help {cli * 1000:.0f} ms (+{(cli - bare) * 1000:.0f} ms)")
 
-    from loopcompare.comparator import atlas
-
-    mission = registry().select([])
-    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    for space in ("format1", "full"):
-        print(f"\nthe atlas, space {space!r}: {atlas.size(space=space):,} loops, {len(atlas.shapes(space=space)):,} shapes, under {len(mission)} rulesets ({cpus} CPUs, load average {load:.1f} at the start)")
-        for jobs in (1, 2):
-            cpu = _cpu_seconds()
-            start = time.perf_counter()
-            result = atlas.build(mission, jobs=jobs, space=space)
-            elapsed = time.perf_counter() - start
-            cpu = _cpu_seconds() - cpu
-            label = "1 process" if jobs == 1 else "2 processes"
-            # CPU seconds too: on a shared machine the wall time says more about the neighbours.
-            print(f"  {label:<11} {elapsed:6.1f} s   {result.total / elapsed:8,.0f} loops/s   CPU {cpu:6.1f} s   {len(result.classes)} classes")
-
-    start = time.perf_counter()
-    files = (_module("comparator.build") if _has("comparator.build") else _module("comparator.cli")).gallery_files()
-    elapsed = time.perf_counter() - start
-    print(f"\nrendering the whole gallery ({len(files)} files, atlas included): {elapsed:.1f} s")
+    parallel()
     plugins()
 
 

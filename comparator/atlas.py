@@ -344,16 +344,21 @@ def size(max_players: int = 4, space: str = "format1") -> int:
 _WITH_CUT = ("shortcut", "ends")
 
 
+_OWN_KEY = frozenset({str, int, bool, type(None)})
+
+
 def _partition(values: Sequence[object], applies: Sequence[bool]) -> tuple[int, ...]:
     """Group ids by first occurrence among the rulesets the field applies to, -1 for the others:
     (a, b, a) -> (0, 1, 0)."""
-    seen: dict[str, int] = {}
+    seen: dict[object, int] = {}
     out: list[int] = []
     for v, ok in zip(values, applies):
         if not ok:
             out.append(-1)
             continue
-        key = repr(v)
+        # Values are equal when their reprs are; a string, number, bool or None is its own key
+        # (with its type, so that True and 1 stay apart as their reprs do), the rest their repr.
+        key: object = (type(v), v) if type(v) in _OWN_KEY else repr(v)
         if key not in seen:
             seen[key] = len(seen)
         out.append(seen[key])
@@ -432,6 +437,7 @@ def _settle_range(args: _Task) -> _Part:
     pairs = [0] * (len(rulesets) * len(rulesets))
     by_players: dict[int, list[int]] = {}
     by_kind: dict[str, int] = {}
+    pairs_of: dict[Signature, list[int]] = {}  # a few hundred signatures for thousands of loops
     for shape in all_shapes[start:stop]:
         n = len(shape["players"])
         tally = by_players.setdefault(n, [0, 0])
@@ -454,7 +460,11 @@ def _settle_range(args: _Task) -> _Part:
             entry.players[n] = entry.players.get(n, 0) + 1
             kinds = entry.kinds.setdefault(shape_kind, [0, offset])
             kinds[0] += 1
-            _count_pairs(sig, pairs, len(rulesets))
+            disagreeing = pairs_of.get(sig)
+            if disagreeing is None:
+                disagreeing = pairs_of[sig] = _disagreeing_pairs(sig, len(rulesets))
+            for pair in disagreeing:
+                pairs[pair] += 1
             offset += 1
     return classes, pairs, by_players, stop - start, by_kind
 

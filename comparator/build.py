@@ -10,6 +10,8 @@ its restriction) the mission atlas, once per process.
 from __future__ import annotations
 
 import contextlib
+import os
+import threading
 from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Protocol
@@ -83,35 +85,76 @@ def history(rulesets: Sequence[Ruleset], jobs: int | None = None, progress: Prog
 def gallery_files(progress: Progress | None = None) -> dict[str, str]:
     """Every file of the gallery: each built-in scenario as markdown, HTML and JSON, plus an index,
     its timeline under every era (``timelines/``), the atlas and the history of the loop rules;
-    with ``progress``, bars."""
+    with ``progress``, bars.
+
+    Where the eras atlas is still to be settled on several processes, the reports, timelines and
+    index (which don't read it) are rendered in a thread of this process meanwhile: the atlas's
+    workers and the renderer then share the CPUs instead of taking turns (:func:`_alongside`).
+    The files are the same either way."""
     rulesets = registry().select([])
     eras = builtin_eras()
     scenarios = [load_builtin(n) for n in names()]
     comparisons = [compare(sf, rulesets) for sf in scenarios]
-    files: dict[str, str] = {}
-    bar = progress(len(scenarios), "rendering reports") if progress else None
-    with bar or contextlib.nullcontext():
-        for sf, c in zip(scenarios, comparisons):
-            timeline = build_timeline(sf, eras)
-            for fmt in FORMATS:
-                files[f"{c.scenario.id}.{fmt}"] = render.report([c], fmt)
-                files[f"timelines/{c.scenario.id}.{fmt}"] = render.timeline_report([timeline], fmt)
-            if bar is not None:
-                bar.update(1)
+
+    def pages(bar_progress: Progress | None) -> dict[str, str]:
+        files: dict[str, str] = {}
+        bar = bar_progress(len(scenarios), "rendering reports") if bar_progress else None
+        with bar or contextlib.nullcontext():
+            for sf, c in zip(scenarios, comparisons):
+                timeline = build_timeline(sf, eras)
+                for fmt in FORMATS:
+                    files[f"{c.scenario.id}.{fmt}"] = render.report([c], fmt)
+                    files[f"timelines/{c.scenario.id}.{fmt}"] = render.timeline_report([timeline], fmt)
+                if bar is not None:
+                    bar.update(1)
+        title = "loopcompare gallery: the built-in loops under every ruleset"
+        for fmt in ("md", "html"):
+            see_also = [("the divergence atlas", f"atlas.{fmt}"), ("the history of the loop rules, amendment by amendment", f"history.{fmt}")]
+            see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
+            links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
+            files[f"index.{fmt}"] = render.report(comparisons, fmt, title=title, links=links, see_also=see_also, command="loopcompare gallery")
+        return files
+
+    files = _alongside(pages, progress)
     atlas = mission_atlas(progress)
     for fmt in FORMATS:
         files[f"atlas.{fmt}"] = render.atlas_report(atlas, fmt, f"loopcompare atlas --space format1 -f {fmt}")
     history = amendments.build(eras, eras_atlas(), scenarios)
     for fmt in FORMATS:
         files[f"history.{fmt}"] = amendments.render(history, fmt, command=f"loopcompare history -f {fmt}")
-    title = "loopcompare gallery: the built-in loops under every ruleset"
-    for fmt in ("md", "html"):
-        see_also = [("the divergence atlas", f"atlas.{fmt}"), ("the history of the loop rules, amendment by amendment", f"history.{fmt}")]
-        see_also += [("the timeline of each loop", f"timelines/{comparisons[0].scenario.id}.{fmt}")]
-        links = [f"{c.scenario.id}.{fmt}" for c in comparisons]
-        files[f"index.{fmt}"] = render.report(comparisons, fmt, title=title, links=links, see_also=see_also, command="loopcompare gallery")
     files["README.md"] = site.readme(files)  # GitHub shows it as the folder's entry page
     return dict(sorted(files.items()))
+
+
+def _alongside(work: Callable[[Progress | None], dict[str, str]], progress: Progress | None) -> dict[str, str]:
+    """``work(progress)``, and the eras atlas (:func:`eras_atlas`) settled meanwhile when it is
+    still to be settled and more than one CPU is free: ``work`` then runs in a thread of this
+    process (without a bar: one bar at a time on a terminal, the atlas's) while the atlas's
+    worker processes settle, so that the CPUs are all busy.  An error in ``work`` is raised
+    here once the atlas is done; Ctrl-C reaches the atlas as before (the thread is a daemon)."""
+    if "eras" in _ATLASES or _cpus() < 2:
+        return work(progress)
+    done: list[dict[str, str]] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(work(None))
+        except BaseException as exc:  # re-raised in the caller's thread below
+            failed.append(exc)
+
+    thread = threading.Thread(target=run, name="loopcompare pages", daemon=True)
+    thread.start()
+    eras_atlas(progress)
+    thread.join()
+    if failed:
+        raise failed[0]
+    return done[0]
+
+
+def _cpus() -> int:
+    """The CPUs this process may run on."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
 
 
 def site_files(base_url: str = "", progress: Progress | None = None) -> dict[str, str]:

@@ -55,9 +55,15 @@ def md(text: str) -> str:
     # At the start of a line "#", "-", "+" or "=" would make a heading, a list or a rule, and
     # "1." or "1)" a numbered list: escape the mark (a backslash before a digit would show).
     # A heading's text may not end in "#"s either: CommonMark would read them as its closing sequence.
-    flat = re.sub(r"(#+)$", lambda m: "\\#" * len(m.group(1)), flat)
-    flat = re.sub(r"^([#=+-])", r"\\\1", flat)
-    return re.sub(r"^(\d{1,9})([.)])(?=\s|$)", r"\1\\\2", flat)
+    flat = _MD_CLOSING.sub(lambda m: "\\#" * len(m.group(1)), flat)
+    flat = _MD_LINE_MARK.sub(r"\\\1", flat)
+    return _MD_NUMBERED.sub(r"\1\\\2", flat)
+
+
+# md()'s patterns, compiled once (it runs for every cell of every report).
+_MD_CLOSING = re.compile(r"(#+)$")
+_MD_LINE_MARK = re.compile(r"^([#=+-])")
+_MD_NUMBERED = re.compile(r"^(\d{1,9})([.)])(?=\s|$)")
 
 
 class Raw(str):
@@ -304,7 +310,17 @@ def _timeline_svg(timeline: Timeline, id_prefix: str) -> Markup:
 
 def _loop_svg(diagram: Diagram, id_prefix: str) -> Markup:
     """The loop diagram as inline SVG, trusted markup (:mod:`.diagram` escapes every text in it)."""
-    return Markup(svg(diagram, id_prefix))
+    try:
+        return Markup(_cached_svg(diagram, id_prefix))
+    except TypeError:  # a diagram holding an unhashable value is drawn afresh
+        return Markup(svg(diagram, id_prefix))
+
+
+@lru_cache(maxsize=512)
+def _cached_svg(diagram: Diagram, id_prefix: str) -> str:
+    """:func:`.diagram.svg` once per equal diagram and prefix: the gallery and the site draw each
+    loop on its own page and again in the index (drawing measures every character of its text)."""
+    return svg(diagram, id_prefix)
 
 
 def page(template: str, **context: object) -> str:

@@ -265,8 +265,10 @@ def citation(filename: str) -> Citation | None:
 # --- the stamp ------------------------------------------------------------------------------------
 
 
+@lru_cache(maxsize=1)
 def version() -> str:
-    """The tool's version (``0+unknown`` from a bare source tree)."""
+    """The tool's version (``0+unknown`` from a bare source tree); read once per process (the
+    gallery stamps 891 files, and reading the installed metadata is a directory scan)."""
     from importlib import metadata
 
     try:
@@ -325,8 +327,9 @@ class Stamp:
         return {"tool": "loopcompare", "version": self.tool, "texts": dict(self.texts), "texts_digest": self.digest(), "command": self.command}
 
 
+@lru_cache(maxsize=1)
 def all_texts() -> tuple[str, ...]:
-    """Every shipped text file's name."""
+    """Every shipped text file's name (the package's files, listed once per process)."""
     return tuple(sorted(e.name for e in resources.files("loopcompare.rulesets").joinpath("texts").iterdir() if e.name.endswith(".txt")))
 
 
