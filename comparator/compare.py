@@ -22,7 +22,7 @@ from loopcompare.rulesets.outcome import Elimination, StoppedBy
 from loopcompare.rulesets.registry import BUILTIN, registry
 from loopcompare.rulesets.values import Unsettleable
 
-from . import metadata
+from . import huge_values, metadata
 from .controls import visible
 from .loader import ScenarioError, ScenarioFile
 
@@ -519,15 +519,33 @@ def _same_value(got: object, want: object) -> bool:
         b = bignum.parse(want) if isinstance(want, str) else want
         if a is not None and b is not None:
             return bignum.equal(a, b)
+        x, y = _written(got), _written(want)
+        if x is not None and y is not None:
+            # a format 3 sum of powers (FORMAT item 28), in whatever order its author wrote it
+            return huge_values.same(x, y)
         try:
             return Fraction(got) == Fraction(want)
         except (ValueError, ZeroDivisionError):
             return False
+    if type(got) is int and isinstance(want, str):
+        # a small computed value, expected as an expression ("2^(10)" is 1024)
+        x, y = _written(got), _written(want)
+        return x is not None and y is not None and huge_values.same(x, y)
     if isinstance(got, list) and isinstance(want, list) and len(got) == len(want):
         return all(_same_value(g, w) for g, w in zip(got, want))
     if isinstance(got, dict) and isinstance(want, dict) and got.keys() == want.keys():
         return all(_same_value(got[k], want[k]) for k in got)
     return False
+
+
+def _written(value: str | int) -> huge_values.Written | None:
+    """An exact value (an integer, or item 14 and 28's expressions), or None if it is not one."""
+    if isinstance(value, int):
+        return huge_values.Written((), value, 1)
+    try:
+        return huge_values.parse(value)
+    except huge_values.HugeValueError:
+        return None
 
 
 def _show(value: object) -> str:

@@ -35,7 +35,7 @@ from loopcompare.rulesets.registry import UnknownRuleset, registry
 from loopcompare.rulesets.linear import Amount, AmountError, parse_amount
 from loopcompare.rulesets.scenario import Card, End, EndsLoop, Goal, InnerLoop, InnerRun, Limits, Target
 
-from . import metadata, stack_checks
+from . import huge_values, metadata, stack_checks
 from .controls import visible
 
 #: Bounds that keep loading and settling cheap whatever the input (see docs/SCENARIOS.md, "Limits").
@@ -1511,7 +1511,13 @@ class Parser:
         if v == "unbounded":
             return v
         if isinstance(v, str) and _EXPRESSION.fullmatch(v):
-            return v if not _BIG.match(v) else self.integer(v, here)
+            if _BIG.match(v):
+                return self.integer(v, here)
+            try:  # item 14's C*M^(E), or format 3's sum of such terms (FORMAT item 28)
+                huge_values.parse(v)
+            except huge_values.HugeValueError as exc:
+                self.fail(here, f"{_short(v)} {exc}")
+            return v
         if isinstance(v, bool) or not isinstance(v, int):
             self.fail(here, f"{k!r} is an integer; expected a whole number, \"unbounded\" or an exact expression, got {_kind(v)}")
         return self.sized(v, here)

@@ -67,7 +67,13 @@ def settle(scenario: Scenario, key: str) -> dict[str, Any]:
     """The compared outcome fields of ``scenario`` under ruleset ``key``, as plain data."""
     a = _Run(scenario, key, BIG).outcome()
     b = _Run(scenario, key, BIG + 1).outcome()
-    return _merge(a, b)
+    merged = _merge(a, b)
+    if scenario.format >= 3:
+        # Format 3 amounts can make a value periodic (a cycle of up to six iterations with small
+        # coefficients): two stand-ins may agree on it by chance, six consecutive ones can't.
+        for extra in range(2, 6):
+            merged = _merge(merged, _Run(scenario, key, BIG + extra).outcome())
+    return merged
 
 
 def _merge(a: dict, b: dict) -> dict:
@@ -125,9 +131,13 @@ class _Run:
         while len(self._states) <= pos:
             s = dict(self._states[-1])
             step = self.steps[(len(self._states) - 1) % self.L]
+            # Format 3 amounts (FORMAT item 28) read the values before this step, all at once.
+            amounts = {name: amount.evaluate(s) for name, amount in step.amounts.items()}
             for name, value in step.set.items():
                 s[name] = value
             for name, delta in step.add.items():
+                s[name] = s[name] + delta
+            for name, delta in amounts.items():
                 s[name] = s[name] + delta
             self._states.append(s)
         return self._states[pos]
@@ -246,12 +256,29 @@ class _Run:
         involved player stops after the first iteration (or earlier, at their own point).
         """
         inv = self.involved()
+        if self.sc.format >= 3:
+            return self.mtr_repeated_state_3(inv)
         ints = [n for n, v in self.sc.state.items() if not isinstance(v, bool)]
         once, twice = self.state_at(self.L), self.state_at(2 * self.L)
         if not inv or any(once[n] != twice[n] for n in ints):
             return ("no_shortcut",)
         p = inv[0]
         pos = self.L + self.first_choice(p)
+        own = self.point(p)
+        if own is not None and own < pos:
+            pos = own
+        return ("no_shortcut", pos, p)
+
+    def mtr_repeated_state_3(self, inv: list[str]):
+        """Format 2 and later (FORMAT item 9): the loop is played until a state is reached again,
+        the first position whose state is a position's a whole number of iterations earlier;
+        there the first involved player stops at their first optional step (or sooner, at their
+        own point)."""
+        rep = self.repeat_position()
+        if not inv or rep is None:
+            return ("no_shortcut",)
+        p = inv[0]
+        pos = next(q for q in range(rep, rep + self.L + 1) if self.step_at(q).optional and self.step_at(q).by == p)
         own = self.point(p)
         if own is not None and own < pos:
             pos = own
@@ -350,6 +377,20 @@ class _Run:
     def first_repeat(self) -> int | None:
         loop = self.sc.loop
         if loop.spans_turns and loop.meaningful_change:
+            return None
+        return self.repeat_position()
+
+    def repeat_position(self) -> int | None:
+        """The first position whose state is the state one iteration earlier (format 3: a whole
+        number of iterations earlier), or None."""
+        if self.sc.format >= 3:
+            # Format 3: with amounts the state may come back only after several iterations (a toggle
+            # x -> 1 - x every second one, FORMAT item 28), or after a first iteration that leads
+            # into a cycle (x -> 1): the first position whose state is that of a position a whole
+            # number of iterations earlier.
+            for p in range(self.L, 24 * self.L + 1):
+                if any(self.state_at(p) == self.state_at(q) for q in range(p - self.L, -1, -self.L)):
+                    return p
             return None
         for p in range(self.L, 4 * self.L + 1):
             if self.state_at(p) == self.state_at(p - self.L):
@@ -456,9 +497,12 @@ class _Run:
         for r in range(max(counts.values(), default=0)):
             for i, st in enumerate(self.steps):
                 if counts[owners[i]] > r:
+                    amounts = {name: amount.evaluate(s) for name, amount in st.amounts.items()}
                     for name, value in st.set.items():
                         s[name] = value
                     for name, delta in st.add.items():
+                        s[name] = s[name] + delta
+                    for name, delta in amounts.items():
                         s[name] = s[name] + delta
                     if self.holds(s):
                         if r < lockstep:
@@ -544,7 +588,11 @@ class _Run:
 
 
 def play_format2(
-    scenario: Scenario, limit: int, counts: Mapping[str, int] | None = None, halts: frozenset[int] = frozenset()
+    scenario: Scenario,
+    limit: int,
+    counts: Mapping[str, int] | None = None,
+    halts: frozenset[int] = frozenset(),
+    trace: list[dict] | None = None,
 ) -> dict[str, Any]:
     """Play ``limit`` steps (or until the loop stops): the stop, who left where, the state.
 
@@ -553,6 +601,9 @@ def play_format2(
     not a side benefit), else to that of the last such step before it (wrapping round).
     ``halts`` (format 3, FORMAT item 24): positions where play stops before the step there
     (``stop = "halt"``), as steps still resolving after a cut stop at their controller's own point.
+    ``trace`` (format 3): if given, the state before each position played is appended to it.
+    Format 3 amounts (FORMAT item 28) are evaluated on the values at the start of each
+    application, all at once, before its ``mul``; each application of a ``times`` step anew.
     """
     steps = scenario.steps
     size = len(steps)
@@ -587,6 +638,8 @@ def play_format2(
         return {"stop": kind, "position": position, "effect": effect, "eliminated": list(left), "state": state()}
 
     for position in range(limit):
+        if trace is not None:
+            trace.append(state())
         if position in halts:
             return stop("halt", position)
         j = position % size
@@ -620,7 +673,9 @@ def play_format2(
                         pointers[j] = pick
                         targets = [pick]
             touched = []
-            for name in set(st.mul) | set(st.add) | set(st.set):
+            # Format 3 amounts read the values at the start of this application, all at once.
+            amounts = {name: amount.evaluate(values) for name, amount in st.amounts.items()}
+            for name in set(st.mul) | set(st.add) | set(st.set) | set(amounts):
                 comps = [(name, p) for p in targets] if name in per_player else [name]
                 for c in comps:
                     x = values[c]
@@ -628,6 +683,8 @@ def play_format2(
                         x = x * st.mul[name]
                     if name in st.add:
                         x = x + st.add[name]
+                    if name in amounts:
+                        x = x + amounts[name]
                     if name in st.set:
                         x = st.set[name]
                     lim = scenario.limits.get(name) if not isinstance(c, tuple) else scenario.entry_limits.get(name, {}).get(c[1])
@@ -686,3 +743,102 @@ def play_format2(
             if ended is not None:
                 return stop("end", position + 1, ended)
     return {"stop": None, "position": limit, "effect": "", "eliminated": list(left), "state": state()}
+
+
+# --- format 3 amounts: every ruleset's outcome, for a loop one player maintains ------------------------
+#
+# FORMAT.md "Format 3", item 28: an amount ``add = { mana = "power" }`` reads the values at the start of
+# each application.  ``play_format2`` plays such a loop one application at a time (above); this gives
+# the outcome each of the nine built-in rulesets must reach for the loops the amount property test
+# generates (tests/format3/test_amount_oracle.py), read from the texts as follows:
+#
+# * one involved player (the controller of every optional step), or none; another player holds at most
+#   a breaker.  Every era then lets the controller stop where they mean to (421.2, 713.2, 729.2, 732.2,
+#   G.21, MTR 4.4) unless another player's point comes strictly earlier; a mandatory loop stops only
+#   at a breaker holder's point;
+# * the controller's point is their intent's ``after`` iterations at their first optional step (or the
+#   intent's exact ``step``); a goal ``until`` is the first number of complete iterations after which
+#   it holds (Format 2 item 13); an optional step whose ``requires`` fails is a deviation there
+#   (item 8: ``stopped_by = "requirement"``);
+# * a repeated game state stops nobody here: the CR's fragmented-loop rule (713.3, 729.3, 732.3) is
+#   about loops in which several players each take an independent action, and the MTR's about
+#   non-deterministic loops;
+# * the loop ends by itself (an ``[[end]]``, a mandatory step's failed ``requires``, a player losing) at
+#   the first such position no later than the cut: ``ends``;
+# * played out to a horizon; anything that depends on what lies beyond (a "never" loop that does not
+#   end, a goal not reached by then) raises :class:`OracleLimit`.
+
+ALL_RULESETS = (
+    "summary-1998", "cr-2004", "cr-2005", "cr-2008", "cr-2009", "cr-2009-09", "mtr-2018", "cr-2024", "mtr-current",
+)
+#: How many iterations :func:`settle_amounts` plays out.
+AMOUNT_HORIZON = 40
+
+
+def settle_amounts(scenario: Scenario, key: str, horizon: int = AMOUNT_HORIZON) -> dict[str, Any]:
+    """The compared outcome fields of a small format 3 loop with amounts under ruleset ``key``."""
+    if key not in ALL_RULESETS:
+        raise ValueError(key)
+    steps = scenario.steps
+    size = len(steps)
+    involved = sorted({s.by for s in steps if s.optional and s.sustains})
+    if len(involved) > 1 or any(s.choice or s.unless is not None or s.target is not None for s in steps):
+        raise OracleLimit("settle_amounts plays loops with at most one involved player and no choices, payments or targets")
+    if scenario.loop.independent or scenario.loop.within != "priority" or any(s.random or s.conditional or s.hidden or not s.priority for s in steps):
+        raise OracleLimit("settle_amounts plays deterministic loops at priority only")
+    limit = horizon * size
+    trace: list[dict] = []
+    played = play_format2(scenario, limit, trace=trace)
+    # states[p]: the state after p steps; where the loop stopped, the state it stopped in (with a
+    # requirement that fails in a later application of a ``times`` step, the applications before it)
+    states = trace + [played["state"]] if played["stop"] is None else trace[: played["position"]] + [played["state"]]
+
+    def state_at(pos: int) -> dict:
+        return states[pos]
+
+    def last_action(pos: int) -> str | None:
+        return steps[(pos - 1) % size].by if pos > 0 else None
+
+    # (position, rank, player, stopped_by): the earliest wins; ties to the lowest rank (the controller)
+    cands: list[tuple[int, int, str, str]] = []
+    controller = involved[0] if involved else None
+    if controller is not None:
+        first = next(i for i, s in enumerate(steps) if s.by == controller and s.optional and s.sustains)
+        intent = scenario.intent(controller)
+        if intent.after is not None:
+            k = intent.step if intent.step is not None else first
+            cands.append((intent.after * size + k, 0, controller, "intent"))
+        elif intent.until is not None:
+            goal = intent.until
+            for n in range(0, (len(states) - 1) // size + 1):
+                v = state_at(n * size)[goal.value]
+                if (v <= goal.bound) if goal.at_most else (v >= goal.bound):
+                    cands.append((n * size + first, 0, controller, "intent"))
+                    break
+        if played["stop"] == "forced":
+            # at the controller's own point too: that point is a failed requirement (item 8)
+            cands.append((played["position"], -1, controller, "requirement"))
+    for b in scenario.breakers:
+        intent = scenario.intent(b.by)
+        if b.by != controller and intent.after is not None:
+            cands.append((intent.after * size + (intent.step or 0), 3, b.by, "intent"))
+    cut = min(cands) if cands else None
+    stop = played["stop"] if played["stop"] != "forced" else None
+    out: dict[str, Any] = {
+        "result": None, "iterations": None, "steps": 0, "deviates": None, "last_action": None,
+        "state": dict(scenario.state), "judge": False, "stopped_by": None, "ended_by": None, "eliminated": [],
+    }
+    if stop is not None and (cut is None or played["position"] <= cut[0]):
+        pos = played["position"]
+        n, k = divmod(pos, size)
+        # everyone losing at once is a draw (CR 104.4a, Format 2 item 6)
+        result = "draw" if stop == "draw" else "ends"
+        out.update(result=result, iterations=n, steps=k, last_action=last_action(pos), state=state_at(pos), ended_by=played["effect"])
+        out["eliminated"] = [{"player": p, "iterations": q // size, "steps": q % size} for p, q in played["eliminated"]]
+        return out
+    if cut is None or cut[0] > len(states) - 1:
+        raise OracleLimit("nothing stops the loop within the horizon")
+    pos, _, who, why = cut
+    n, k = divmod(pos, size)
+    out.update(result="shortcut", iterations=n, steps=k, deviates=who, last_action=last_action(pos), state=state_at(pos), stopped_by=why)
+    return out
