@@ -25,12 +25,14 @@ Values too large to write (more than 1,000 digits) are kept as exact expressions
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Iterable, Mapping, Sequence, Union
 
 from .joint import AmountLimit, Joint, JointTrace
+from .linear import first_repeat
 from .joint import info as _joint_info
 from .bignum import Huge, TooLarge, compare, power_value
 from .outcome import StateValue
@@ -1499,12 +1501,28 @@ def _first_repeat(dyn: Dynamics) -> CutPoint | None:
     start, _, maps, trace, block_len = run.regime
     span = dyn.period(run.present) * dyn.size
     if trace.joint is not None:
-        # FORMAT item 28: the first k >= 1 with M^k(s) = s, in blocks; then in cycles within them
-        k = trace.joint.repeat()
+        # FORMAT item 28: the first k >= 1 with M^k(s) = s, in blocks, for the state s the loop
+        # reaches (the regime's start, or up to as many blocks later as there are values: an affine
+        # map's transient is no longer); then in cycles within them
         joint_comps = trace.joint.index
-        if k is None or any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items() if c not in joint_comps):
+        if any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items() if c not in joint_comps):
             return None
-        span = next(c * span for c in range(1, k * block_len // span + 1) if dyn.run(start.position + c * span).state == dyn.run(start.position).state)
+        block = trace.joint.block_map()
+        try:
+            state = trace.joint.joint.vector(start.values)
+        except AmountLimit:
+            return None
+        k = None
+        for later in range(len(joint_comps) + 1):
+            k = first_repeat(block, state)
+            if k is not None:
+                break
+            state = block.apply(state)
+        if k is None:
+            return None
+        origin = start.position + later * block_len
+        span = next(c * span for c in range(1, k * block_len // span + 1) if dyn.run(origin + c * span).state == dyn.run(origin).state)
+        start = dataclasses.replace(start, position=origin)
     elif any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items()):
         return None
     first = max(span, start.position - 2 * block_len)

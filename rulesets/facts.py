@@ -557,6 +557,9 @@ class LoopFacts:
                 ("target", step.target is not None),
                 ("sustains = false", not step.sustains),
                 ("alternative", bool(step.alternative)),
+                ("amounts", bool(step.amounts)),
+                ("a payment", step.unless is not None and not step.unless.breaks),
+                ("run", step.run is not None),
             ):
                 if present:
                     return f"a step with {key} ({step.does})"

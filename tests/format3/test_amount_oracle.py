@@ -391,13 +391,11 @@ def test_the_eras_procedures_over_random_amount_loops_agree_with_the_oracle():
     assert counts["refused"] + counts["limit"] <= MAX_REFUSED * counts["agree"]
 
 
-@pytest.mark.xfail(strict=True, reason="engine defect KNOWN_REPEAT: a repeated state reached after a first iteration is missed with amounts")
 def test_no_random_amount_loop_meets_the_repeated_state_defect():
     counts = run_procedures(2026, PROCEDURE_FILES)
     assert not counts["repeat"], f"{len(counts['repeat'])} disagreements; the first:\n{counts['repeat'][0]}"
 
 
-@pytest.mark.xfail(strict=True, reason="engine defect KNOWN_SETS: independent sets ignore amounts")
 def test_no_random_amount_loop_meets_the_independent_sets_defect():
     counts = run_procedures(2026, PROCEDURE_FILES)
     assert not counts["sets"], f"{len(counts['sets'])} disagreements; the first:\n{counts['sets'][0]}"
@@ -412,7 +410,7 @@ def test_the_eras_procedures_over_many_random_amount_loops_agree_with_the_oracle
     assert counts["refused"] + counts["limit"] <= MAX_REFUSED * counts["agree"]
 
 
-# --- the two engine defects the oracle found, as minimal files -------------------------------------------
+# --- the two engine defects the oracle found (fixed since), as minimal files: regression tests now ---
 #
 # KNOWN_REPEAT.  FORMAT item 28: "the repeated-state test work[s] as in format 2 (the state repeats iff
 # the map fixes it)", and item 9: the state repeats when the per-iteration map "maps the state reached to
@@ -493,7 +491,6 @@ def test_the_format_2_twin_of_the_repeat_case_stops_where_the_state_comes_back(k
     assert _settled(key, REPEAT.replace("FLAGS\n", "").replace("EFFECT", FORMAT_2)) == ("shortcut", 2, 0, "Alice", "rule", {"x": 1})
 
 
-@pytest.mark.xfail(strict=True, reason="KNOWN_REPEAT: with amounts the engine misses a state reached again after the first iteration")
 @pytest.mark.parametrize("key", FRAGMENTED)
 def test_a_state_reached_again_through_an_amount_stops_a_fragmented_loop(key):
     toml = REPEAT.replace("FLAGS\n", "").replace("EFFECT", AMOUNT)
@@ -506,7 +503,6 @@ def test_the_format_2_twin_of_the_random_repeat_case_stops_where_the_state_comes
     assert _settled(key, toml) == ("no_shortcut", 2, 0, "Alice", "rule", {"x": 1})
 
 
-@pytest.mark.xfail(strict=True, reason="KNOWN_REPEAT: with amounts the engine misses a state reached again after the first iteration")
 @pytest.mark.parametrize("key", NONDETERMINISTIC)
 def test_a_state_reached_again_through_an_amount_stops_a_random_loop(key):
     toml = REPEAT.replace("FLAGS", "random = true").replace("EFFECT", AMOUNT)
@@ -533,7 +529,6 @@ def test_independent_sets_with_amounts_cut_once_add_the_amounts(key):
     assert _settled(key, SETS)[-1] == {"x": 4, "y": 9}
 
 
-@pytest.mark.xfail(strict=True, reason="KNOWN_SETS: the eras that run each set on its own leave amounts out")
 @pytest.mark.parametrize("key", ("cr-2004", "cr-2005", "cr-2008", "cr-2009", "cr-2009-09", "cr-2024"))
 def test_independent_sets_that_run_their_own_counts_add_the_amounts(key):
     assert _settled(key, SETS)[-1] == {"x": 4, "y": 9}
