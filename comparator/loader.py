@@ -802,17 +802,22 @@ class Parser:
         if "times" in table:
             times = self.count(table["times"], _at(where, "run.times"), hint="give how many complete inner iterations")
             return InnerRun(loop, times=times)
-        value, bound, at_most = self.bound(table["until"], state, where, "run.until", per_player=True)
-        whose = table["until"].get("player")
+        return InnerRun(loop, until=self.goal(table["until"], state, players, where, "run.until"))
+
+    def goal(self, raw: Any, state: Mapping[str, Any], players: tuple[str, ...], section: str, name: str) -> Goal:
+        """``{ value, at_least | at_most, player }``: a goal on a value (an intent's or a run's
+        ``until``); a per-player value needs whose entry, a plain one none."""
+        value, bound, at_most = self.bound(raw, state, section, name, per_player=True)
+        whose = raw.get("player")
         if isinstance(state[value], dict):
             if whose is None:
-                self.fail(_at(where, "run.until.player"), f"{value!r} is a per-player value: say whose ('player')")
-            whose = self.player(whose, players, _at(where, "run.until.player"))
+                self.fail(_at(section, f"{name}.player"), f"{value!r} is a per-player value: say whose ('player')")
+            whose = self.player(whose, players, _at(section, f"{name}.player"))
             if whose not in state[value]:
-                self.fail(_at(where, "run.until.player"), f"{whose} has no entry in [state] {value}")
+                self.fail(_at(section, f"{name}.player"), f"{whose} has no entry in [state] {value}")
         elif whose is not None:
-            self.fail(_at(where, "run.until.player"), f"{value!r} is not a per-player value")
-        return InnerRun(loop, until=Goal(value, bound, at_most, whose))
+            self.fail(_at(section, f"{name}.player"), f"{value!r} is not a per-player value")
+        return Goal(value, bound, at_most, whose)
 
     def step(self, raw: Any, number: int, players: tuple[str, ...], state: Mapping[str, Any], *, prefix: str = "") -> Step:
         where = f"{prefix}step {number}"
@@ -1224,17 +1229,7 @@ class Parser:
             elif isinstance(value, dict) and "until" in value:
                 self.needs_format_2(where, "a goal ('until')")
                 self.keys(value, {"until"}, "[intent]", name)
-                goal_value, bound, at_most = self.bound(value["until"], state, "[intent]", f"{name}.until", per_player=True)
-                whose = value["until"].get("player")
-                if isinstance(state[goal_value], dict):
-                    if whose is None:
-                        self.fail(_at("[intent]", f"{name}.until.player"), f"{goal_value!r} is a per-player value: say whose ('player')")
-                    whose = self.player(whose, players, _at("[intent]", f"{name}.until.player"))
-                    if whose not in state[goal_value]:
-                        self.fail(_at("[intent]", f"{name}.until.player"), f"{whose} has no entry in [state] {goal_value}")
-                elif whose is not None:
-                    self.fail(_at("[intent]", f"{name}.until.player"), f"{goal_value!r} is not a per-player value")
-                out[name] = Intent(until=Goal(goal_value, bound, at_most, whose))
+                out[name] = Intent(until=self.goal(value["until"], state, players, "[intent]", f"{name}.until"))
             elif isinstance(value, dict):
                 self.keys(value, {"after", "step"}, "[intent]", name, later3={"inner"})
                 for key in ("after", "step"):

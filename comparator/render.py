@@ -25,7 +25,7 @@ from .compare import Comparison
 from .controls import json_escaped, visible
 from .diagram import Diagram, svg
 from .diagram import mermaid as mermaid_text
-from .report import ComparisonView, PartView, Report, ScenarioView, build, comparison_view, safe_id
+from .report import ComparisonView, PartView, Report, ScenarioView, StepView, build, comparison_view, safe_id
 from .timeline import Timeline, to_json
 
 if TYPE_CHECKING:  # jinja2 is imported where used (HTML only), see environment()
@@ -102,6 +102,11 @@ def md_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
         )
 
 
+def _steps_table(steps: Sequence[StepView]) -> str:
+    """A loop's steps as a markdown table (the file's, or a later part's)."""
+    return md_table(["#", "By", "Does", "Kind", "Effect"], [[str(s.number), s.by, s.does, s.kind, s.effect] for s in steps])
+
+
 def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, anchor: bool, quotes: bool = True, mermaid: bool = False, heading: str | None = None) -> None:
     h = "#" * level
     sc = view.scenario
@@ -123,7 +128,7 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
     if mermaid:
 
         out.append("```mermaid\n" + mermaid_text(view.diagram) + "\n```\n")
-    out.append(md_table(["#", "By", "Does", "Kind", "Effect"], [[str(s.number), s.by, s.does, s.kind, s.effect] for s in sc.steps]) + "\n")
+    out.append(_steps_table(sc.steps) + "\n")
     lines = []
     if sc.state:
         lines.append("**Starting state:** " + ", ".join(f"{md(k)} = {md(v)}" for k, v in sc.state))
@@ -146,7 +151,7 @@ def _markdown_comparison(view: ComparisonView, level: int, out: list[str], *, an
         if part.steps:
             if mermaid and part.diagram is not None:
                 out.append("```mermaid\n" + mermaid_text(part.diagram) + "\n```\n")
-            out.append(md_table(["#", "By", "Does", "Kind", "Effect"], [[str(s.number), s.by, s.does, s.kind, s.effect] for s in part.steps]) + "\n")
+            out.append(_steps_table(part.steps) + "\n")
         out.append((_outcome_table(part) if part.rows else "Every ruleset that reached it gives the same outcome.") + "\n")
 
     out.append(f"{h}# How each ruleset settles it\n")

@@ -54,11 +54,7 @@ def check(parser: Recorder, scenario: Scenario) -> None:
 
 def _falls(scenario: Scenario, player: str, k: int) -> str:
     steps = scenario.steps
-    before = steps[(k - 1) % len(steps)]
-    return (
-        f"{player}'s point falls right after \u201c{before.does}\u201d ({before.by}'s, priority = false), where only "
-        f"{before.by} can act"
-    )
+    return _falls_after(player, steps[(k - 1) % len(steps)])
 
 
 def _falls_after(player: str, before: Step) -> str:

@@ -581,11 +581,10 @@ class Dynamics:
             f"(more than {PLAY_BUDGET:,} step applications would have to be played one by one)"
         ))
 
-    def _autonomous(self, loop_id: str) -> bool:
+    def _autonomous(self, steps: Sequence[Step]) -> bool:
         """Whether each value of an inner loop moves by itself: adds only (no amounts, no ``mul`` or
         ``set``, no payments, no requirements), so one inner iteration's change repeats until a
         clamp binds (FORMAT item 29: a run that can't reach its goal is refused)."""
-        steps = next(s.run.loop.steps for s in self.steps if s.run is not None and s.run.loop.id == loop_id)
         if any(e.loses_someone for e in self.ends):
             return False  # a player may leave mid-run, and their inner steps with them
         return all(not (t.amounts or t.mul or t.set or t.unless or t.requires or t.target) for t in steps)
@@ -665,7 +664,7 @@ class Dynamics:
                     self._inner_at = None
                 done += 1
                 self._counted = done
-                if before is not None and comp is not None and goal is not None and self._autonomous(loop.id) and _away(before[comp], st.values[comp], goal.at_most):
+                if before is not None and comp is not None and goal is not None and self._autonomous(loop.steps) and _away(before[comp], st.values[comp], goal.at_most):
                     # The goal's value moves on its own (no amounts, payments or requirements in the
                     # loop): standing still or moving away, it never gets there.
                     raise RunLimit(f"{self.step_name(j)} run", (
