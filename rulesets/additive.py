@@ -13,8 +13,7 @@ checked against each other on generated format 1 loops (tests/test_format2_engin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping, Union
+from typing import Callable, Iterator, Mapping, NamedTuple, Union
 
 from .dynamics import Elimination, Event
 from .outcome import StateValue
@@ -22,9 +21,8 @@ from .scenario import EndsWhen, Goal, Scenario, Step, set_owners
 from .values import UNBOUNDED, Count, CutPoint, Unbounded, Value
 
 
-@dataclass(frozen=True)
-class _Affine:
-    """x -> (assign if assigns else x) + delta."""
+class _Affine(NamedTuple):
+    """x -> (assign if assigns else x) + delta (a named tuple: cheap to build, issue 27)."""
 
     assigns: bool = False
     assign: Union[bool, int] = 0
@@ -47,6 +45,9 @@ class _Affine:
         return base + self.delta
 
 
+_IDENTITY = _Affine()
+
+
 def _step_map(step: Step, name: str) -> _Affine:
     assigns = name in step.set
     return _Affine(assigns, step.set.get(name, 0), step.add.get(name, 0))
@@ -61,9 +62,10 @@ class Additive:
         # prefix[name][k] is the map of the first k steps of an iteration.
         self._prefix: dict[str, list[_Affine]] = {}
         for name in scenario.state:
-            maps = [_Affine()]
+            maps = [_IDENTITY]
             for step in scenario.steps:
-                maps.append(maps[-1].then(_step_map(step, name)))
+                # a step that doesn't touch the value leaves the prefix as it was
+                maps.append(maps[-1].then(_step_map(step, name)) if name in step.add or name in step.set else maps[-1])
             self._prefix[name] = maps
         self._owners = set_owners(scenario.steps)
 

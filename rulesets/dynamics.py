@@ -29,7 +29,7 @@ import dataclasses
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Iterable, Mapping, Sequence, Union
+from typing import Iterable, Mapping, NamedTuple, Sequence, Union
 
 from .joint import AmountLimit, Joint, JointTrace
 from .linear import first_repeat
@@ -79,9 +79,11 @@ class EngineLimit(TooLarge):
 # --- affine maps -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Affine:
-    """``x -> m*x + a``; ``m = 0`` is an assignment (of an integer or a boolean)."""
+class Affine(NamedTuple):
+    """``x -> m*x + a``; ``m = 0`` is an assignment (of an integer or a boolean).
+
+    A named tuple, not a frozen dataclass: the engine makes one per step application it
+    composes, and a tuple is built several times faster (issue 27)."""
 
     m: int = 1
     a: Union[int, bool] = 0
@@ -151,6 +153,8 @@ def _log_exact(m: int, root: int) -> int | None:
 
 def holds(value: Amount, bound: int, at_most: bool) -> bool:
     """``value <= bound`` (at_most) or ``value >= bound``; huge values compare by sign."""
+    if type(value) is int:  # the common case, first (a bool's type is bool, not int)
+        return value <= bound if at_most else value >= bound
     if value is UNBOUNDED or isinstance(value, bool):
         return False
     c = compare(value, bound)
@@ -409,6 +413,15 @@ class Dynamics:
         self._reached = False
         self._counted = 0
         self._maps = [self._step_maps(s) for s in self.table]
+        #: The ends (index in file order, end) each table step's application can meet: those on
+        #: a value the step changes (its maps, or the costs of a payment it offers).
+        self._every_end: tuple[tuple[int, End], ...] = tuple(enumerate(self.ends))
+        self._ends_at: tuple[tuple[tuple[int, End], ...], ...] = tuple(
+            tuple((i, e) for i, e in self._every_end if e.value in self._changes(k)) for k in range(len(self.table))
+        )
+        #: The most applications one step makes (a step's ``times``): the play budget's unit.
+        self._most_times = max(1, max((s.times for s in self.steps), default=1))
+        self._periods: dict[tuple[frozenset[str], frozenset[str | None]], int] = {}
         #: Format 3 amounts couple the values: the blocks then follow their joint map (:mod:`.joint`).
         self.joint = self._joint()
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
@@ -445,6 +458,14 @@ class Dynamics:
             return f"step {j + 1}"
         base, loop_id = max((b, i) for i, b in self.inner_base.items() if b <= j)
         return f"inner loop {loop_id!r} step {j - base + 1}"
+
+    def _changes(self, k: int) -> set[str]:
+        """The names of the values an application of table step ``k`` may change."""
+        names = set(self._maps[k])
+        unless = self.table[k].unless
+        if unless is not None and not unless.breaks:
+            names.update(name for cost in unless.costs for name in cost)
+        return names
 
     def _step_maps(self, step: Step) -> dict[str, Affine]:
         """Each value's map for one application of ``step`` (mul, add, set: FORMAT item 2); an
@@ -525,7 +546,13 @@ class Dynamics:
 
     def period(self, present: Iterable[str], retired: frozenset[str | None] = frozenset()) -> int:
         """Iterations after which every rotating target is back where it was (1 if none rotates)."""
-        present = set(present)
+        key = (frozenset(present), retired)
+        found = self._periods.get(key)
+        if found is None:
+            found = self._periods[key] = self._period(key[0], retired)
+        return found
+
+    def _period(self, present: frozenset[str], retired: frozenset[str | None]) -> int:
         r = 1
         for step, owner in zip(self.steps, self.owners):
             if step.target is None or step.target.order != "rotate" or step.by not in present or owner in retired:
@@ -733,7 +760,8 @@ class Dynamics:
             for comp in comps:
                 x = st.values[comp]
                 limit = self.limits.get(name) if isinstance(comp, str) else self.entry_limits.get(name, {}).get(comp[1])
-                y = f.apply(x)
+                # Affine.apply, inlined for a plain integer (the common case)
+                y = (f.a if f.m == 0 else f.m * x + f.a) if type(x) is int else f.apply(x)
                 g = f
                 if limit is not None and not isinstance(y, bool):
                     if limit.min is not None:
@@ -808,14 +836,18 @@ class Dynamics:
             paid.append(payer)
         return paid
 
-    def _check_ends(self, st: _State, j: int, app: int, touched: list[Component], trace: _Trace | None) -> Event | None:
-        if not self.ends:
+    def _check_ends(self, st: _State, j: int, app: int, touched: list[Component], trace: _Trace | None, every: bool = False) -> Event | None:
+        """The ends, in file order, checked on the values ``touched`` by application ``app`` of
+        step ``j``: only those on a value the step can change (:attr:`_ends_at`), or with
+        ``every`` all of them (after a replacement, every value counts as touched)."""
+        ends = self._every_end if every else self._ends_at[j]
+        if not ends or not touched:
             return None
         touched_set = set(touched)
         losers: list[tuple[str, str]] = []
         terminal: End | None = None
         replacing: list[tuple[int, str | None]] = []
-        for index, end in enumerate(self.ends):
+        for index, end in ends:
             if end.loses is not None and end.loses not in st.present:
                 continue  # an end that names a player who left drops out
             if self.resolution and end.loses_someone:
@@ -910,7 +942,7 @@ class Dynamics:
                     trace.apply(comp, Affine(0, value), st.position)
             st.replaced = st.replaced + (Replacement(st.position + 1, index, whose),)
         again = [c for c in st.values if not _internal(c)]
-        return self._check_ends(st, j, app, again, trace)
+        return self._check_ends(st, j, app, again, trace, every=True)
 
     def _stranded(self, st: _State) -> int | None:
         """The first step that still happens but whose ``target`` has nobody left to affect
@@ -1060,7 +1092,7 @@ class Dynamics:
         budget = PLAY_BUDGET
         # A step's ``times`` applications are played one by one: the budget is charged for them
         # *before* a stretch is played, so a stretch too long to play is refused at once.
-        most_times = max(1, max((s.times for s in self.steps), default=1))
+        most_times = self._most_times
         size = self.size
         length_index = 0
         if goal is not None:

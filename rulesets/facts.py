@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from functools import cached_property
 from typing import Iterable, Iterator, Mapping
 
 from .additive import Additive
@@ -19,13 +18,13 @@ from .dynamics import Dynamics, Elimination, Event, Run, order_key
 from .outcome import StateValue
 from .scenario import Goal, Scenario, Step, set_owners
 from .bignum import TooLarge
-from .values import UNBOUNDED, Count, CutPoint, Unsettleable
+from .values import UNBOUNDED, Count, CutPoint, Unsettleable, cached
 
 #: How many loops' facts are kept for equal loops to share (the atlas settles each loop shape
 #: under many intent tables one after another; memory stays flat however many loops are settled).
 SHARED = 256
 
-_shared: "OrderedDict[str, LoopFacts]" = OrderedDict()
+_shared: "OrderedDict[tuple[tuple[str, ...], str], LoopFacts]" = OrderedDict()
 
 
 def facts_of(scenario: Scenario) -> "LoopFacts":
@@ -124,7 +123,7 @@ class LoopFacts:
         wanted = set(players)
         return tuple(p for p in self.turn_order if p in wanted)
 
-    @cached_property
+    @cached
     def optional_controllers(self) -> tuple[str, ...]:
         """Players who control at least one optional step, in turn order from the active player.
 
@@ -159,7 +158,7 @@ class LoopFacts:
             turns.append(current)
         return turns[point.steps] if self.size else current
 
-    @cached_property
+    @cached
     def unless_payers(self) -> tuple[str, ...]:
         """Players who could perform some step's "unless" action, in turn order."""
         return self.in_turn_order(s.unless.by for s in self.scenario.steps if s.unless and s.unless.breaks)
@@ -184,13 +183,15 @@ class LoopFacts:
         steps = self.scenario.steps
         return tuple(i for i in self.choice_steps(player, unless=False) if steps[i].choice)
 
-    @cached_property
+    @cached
     def choosers(self) -> tuple[str, ...]:
         """Players among :attr:`optional_controllers` who keep the loop going by a choice
         (a ``choice = true`` step), in turn order (docs/DOMAIN.md section 6)."""
+        if not any(s.choice for s in self.scenario.steps):
+            return ()
         return tuple(p for p in self.optional_controllers if self.choice_points(p))
 
-    @cached_property
+    @cached
     def only_choosers(self) -> tuple[str, ...]:
         """The :attr:`choosers` who take no action in the loop: every point where they could
         stop keeping it going is a choice."""
@@ -240,12 +241,12 @@ class LoopFacts:
             return None
         return self.point(stop.position, stop.inner)
 
-    @cached_property
+    @cached
     def forced_stop(self) -> "Event | None":
         """The first optional step, left alone, whose ``requires`` fails (an engine Event), or None."""
         return self.engine.forced_stop
 
-    @cached_property
+    @cached
     def stop_event(self) -> "Event | None":
         """How the loop, left alone, stops by itself (an engine Event), or None."""
         return self.engine.stop_event
@@ -305,13 +306,13 @@ class LoopFacts:
 
     # --- the stack and priority (FORMAT item 23) ---------------------------------------------------
 
-    @cached_property
+    @cached
     def priority_free(self) -> tuple[int, ...]:
         """The indexes of the steps after which nobody but their controller can act
         (``priority = false``: mana abilities, special actions)."""
         return tuple(i for i, s in enumerate(self.scenario.steps) if not s.priority)
 
-    @cached_property
+    @cached
     def moves_points(self) -> bool:
         """True when some step, of the loop or of an inner loop it runs, has ``priority = false``."""
         return bool(self.priority_free) or any(
@@ -511,18 +512,18 @@ class LoopFacts:
         """Every tracked value at a cut point."""
         return self.engine.state_at(point)
 
-    @cached_property
+    @cached
     def state_repeats(self) -> bool:
         """Whether the state ever repeats: every net change per iteration zero (format 1,
         docs/DOMAIN.md section 3), the composed map fixing the state (format 2, FORMAT item 9)."""
         return self.engine.state_repeats
 
-    @cached_property
+    @cached
     def first_repeat(self) -> CutPoint | None:
         """The first point where the state equals the state one cycle earlier, or None."""
         return self.engine.first_repeat
 
-    @cached_property
+    @cached
     def end(self) -> CutPoint | None:
         """Where the loop, left alone, ends by itself (its ``ends_when`` or an ``[[end]]``, the last
         player left, everyone losing at once, a mandatory step's failed requirement), or None."""
@@ -534,7 +535,7 @@ class LoopFacts:
 
     # --- independent sets ----------------------------------------------------------------------
 
-    @cached_property
+    @cached
     def sets_beyond_closed_form(self) -> str | None:
         """What in this loop format 1's closed form of independent sets can't follow, or None.
 
@@ -565,7 +566,7 @@ class LoopFacts:
                     return f"a step with {key} ({step.does})"
         return None
 
-    @cached_property
+    @cached
     def set_of_step(self) -> tuple[str | None, ...]:
         """Which involved player's set each step belongs to, for independent loops.
 

@@ -17,10 +17,9 @@ import dataclasses
 from dataclasses import dataclass, field
 from .linear import Amount
 from fractions import Fraction
-from functools import cached_property
 from typing import Mapping, Union
 
-from .values import UNBOUNDED, Count, CutPoint, Unbounded, Value, higher
+from .values import UNBOUNDED, Count, CutPoint, Unbounded, Value, cached, higher
 
 __all__ = ["UNBOUNDED", "Count", "CutPoint", "Unbounded", "Value", "higher"]  # re-exported: plugins import them from here
 
@@ -419,7 +418,7 @@ class Scenario:
         """The loop's steps, then each inner loop's (FORMAT item 29), in file order."""
         return self.steps + tuple(t for loop in self.inner for t in loop.steps)
 
-    @cached_property
+    @cached
     def per_player(self) -> tuple[str, ...]:
         """The names of per-player values (``life = { Bob = 12, Carol = 30 }``), in declaration order."""
         return tuple(name for name, value in self.state.items() if isinstance(value, Mapping))
@@ -438,8 +437,8 @@ class Scenario:
         """The player's intent; a player left out never deviates."""
         return self.intents.get(player, NEVER)
 
-    @cached_property
-    def loop_key(self) -> str:
+    @cached
+    def loop_key(self) -> tuple[tuple[str, ...], str]:
         """What identifies the loop itself, whatever its players intend and however it is titled:
         equal loops share their worked-out facts (:func:`.facts.facts_of`)."""
         # Each step's repr is kept on the step (most of the key's cost; equal loops made by
@@ -450,10 +449,10 @@ class Scenario:
             if text is None:
                 text = step.__dict__["_repr"] = repr(step)
             steps.append(text)
-        return repr(
-            (self.players, self.active, tuple(steps), self.state, self.loop, self.breakers, self.format,
-             self.limits, self.entry_limits, self.ends)
-        )
+        # A tuple of strings, not one string: the steps' texts are not quoted again (a repr of
+        # their repr), and each keeps its hash.
+        rest = (self.players, self.active, self.state, self.loop, self.breakers, self.format, self.limits, self.entry_limits, self.ends)
+        return tuple(steps), repr(rest)
 
     def with_intents(self, intents: Mapping[str, Intent]) -> "Scenario":
         """The same loop with other intents (its facts are shared: :func:`.facts.facts_of`)."""
