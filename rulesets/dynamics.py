@@ -470,6 +470,8 @@ class Dynamics:
     def _step_maps(self, step: Step) -> dict[str, Affine]:
         """Each value's map for one application of ``step`` (mul, add, set: FORMAT item 2); an
         amount (format 3) is added when the step is applied, on the values of that moment."""
+        if not (step.mul or step.set or step.amounts):
+            return {name: Affine(1, delta) for name, delta in step.add.items()}  # adds only: the common case
         names = set(step.mul) | set(step.add) | set(step.set) | set(step.amounts)
         out = {}
         for name in names:
