@@ -424,10 +424,10 @@ def earliest(stops: Iterable[Stop], facts: LoopFacts, order: Sequence[str]) -> t
         # a point inside a run falls between the points around its step (FORMAT item 29)
         return (0, facts.key(stop.point), 0, tie)
 
-    ranked = sorted(stops, key=key)
-    first = ranked[0]
-    ties = [s for s in ranked[1:] if key(s)[:3] == key(first)[:3]]
-    return first, ties
+    # each key once; the index keeps the sort stable without comparing stops
+    ranked = sorted((key(s), i, s) for i, s in enumerate(stops))
+    head = ranked[0][0][:3]
+    return ranked[0][2], [s for k, _, s in ranked[1:] if k[:3] == head]
 
 
 @lru_cache(maxsize=None)

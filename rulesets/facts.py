@@ -61,6 +61,8 @@ class LoopFacts:
         self.seating: tuple[str, ...] = scenario.players
         # choice_steps, asked many times by every procedure; it depends on the steps only.
         self._choice_steps: dict[tuple[str, bool], tuple[int, ...]] = {}
+        # deviation_point by player: it depends on the scenario's intents (a view has its own).
+        self._deviation: dict[str, CutPoint | None] = {}
         order = scenario.players
         start = order.index(scenario.active)
         self.turn_order: tuple[str, ...] = order[start:] + order[:start]
@@ -84,6 +86,7 @@ class LoopFacts:
         view = object.__new__(type(self))  # copy.copy(self), without its __reduce_ex__ round trip
         view.__dict__.update(self.__dict__)
         view.scenario = scenario
+        view._deviation = {}
         return view
 
     def among(self, gone: "frozenset[str]") -> "LoopFacts":
@@ -210,11 +213,14 @@ class LoopFacts:
         In format 2 a player whose optional step's ``requires`` fails stops there, as if that
         were their intent, when it comes before the point they meant (FORMAT item 8).
         """
+        memo = self._deviation
+        if player in memo:
+            return memo[player]
         meant = self.meant_point(player)
         forced = self.forced_point(player)
-        if forced is not None and (meant is None or self.before(forced, meant)):
-            return forced
-        return meant
+        found = forced if forced is not None and (meant is None or self.before(forced, meant)) else meant
+        memo[player] = found
+        return found
 
     def meant_point(self, player: str) -> CutPoint | None:
         """Where the player's intent says they deviate (None for "never"), before any forced stop.
