@@ -36,7 +36,7 @@ from .linear import first_repeat
 from .joint import info as _joint_info
 from .bignum import Huge, TooLarge, compare, power_value
 from .outcome import StateValue
-from .scenario import End, Goal, Scenario, Step, set_owners
+from .scenario import End, Goal, Limits, Scenario, Step, set_owners
 from .values import UNBOUNDED, Count, CutPoint, Unbounded, Unsettleable
 
 Component = Union[str, tuple[str, str]]
@@ -116,6 +116,9 @@ class Affine(NamedTuple):
 
 
 IDENTITY = Affine()
+
+#: A per-player value's entry limits when it has none.
+_NO_LIMITS: "Mapping[str, Limits]" = {}
 
 
 def power(f: Affine, s: int, x: Amount) -> Amount:
@@ -754,14 +757,20 @@ class Dynamics:
                 return self._check_ends(st, j, app, touched, trace) or run_left
             spared = frozenset(paid)
         # 3. mul, add, set; 4. clamp
+        values = st.values
         for name, f in maps.items():
+            comps: Sequence[Component]
             if name in self.per_player:
-                comps: list[Component] = [(name, p) for p in (targets or ()) if p not in spared]
+                comps = [(name, p) for p in (targets or ()) if p not in spared]
+                entries: Mapping[str, Limits] | None = self.entry_limits.get(name, _NO_LIMITS)
+                plain_limit = None
             else:
-                comps = [name]
+                comps = (name,)
+                entries = None
+                plain_limit = self.limits.get(name)
             for comp in comps:
-                x = st.values[comp]
-                limit = self.limits.get(name) if isinstance(comp, str) else self.entry_limits.get(name, {}).get(comp[1])
+                x = values[comp]
+                limit = plain_limit if entries is None else entries.get(comp[1])
                 # Affine.apply, inlined for a plain integer (the common case)
                 y = (f.a if f.m == 0 else f.m * x + f.a) if type(x) is int else f.apply(x)
                 g = f
@@ -778,7 +787,7 @@ class Dynamics:
                             trace.guard(comp, f, limit.max + 1, False, above, unclamped=True)
                         if above:
                             y, g = limit.max, Affine(0, limit.max)
-                st.values[comp] = y
+                values[comp] = y
                 if trace is not None:
                     trace.apply(comp, g, st.position, clamped=g is not f)
                 touched.append(comp)
