@@ -420,8 +420,8 @@ class Dynamics:
         #: a value the step changes (its maps, or the costs of a payment it offers).
         self._every_end: tuple[tuple[int, End], ...] = tuple(enumerate(self.ends))
         self._ends_at: tuple[tuple[tuple[int, End], ...], ...] = tuple(
-            tuple((i, e) for i, e in self._every_end if e.value in self._changes(k)) for k in range(len(self.table))
-        )
+            tuple((i, e) for i, e in self._every_end if e.value in changes) for changes in map(self._changes, range(len(self.table)))
+        ) if self.ends else ((),) * len(self.table)
         #: The most applications one step makes (a step's ``times``): the play budget's unit.
         self._most_times = max(1, max((s.times for s in self.steps), default=1))
         self._periods: dict[tuple[frozenset[str], frozenset[str | None]], int] = {}

@@ -76,10 +76,6 @@ class LoopFacts:
             self.engine = self.dynamics = Dynamics(scenario)
         else:
             self.engine = Additive(scenario)
-        #: Independent sets with only format 1's features are run by format 1's closed form.
-        self.sets_engine: Dynamics | Additive = self.engine
-        if self.dynamics is not None and self.sets_beyond_closed_form is None:
-            self.sets_engine = Additive(scenario)
 
     def for_scenario(self, scenario: Scenario) -> "LoopFacts":
         """These facts for ``scenario``, the same loop with other intents (:meth:`.Scenario.with_intents`)."""
@@ -540,6 +536,14 @@ class LoopFacts:
         return self.engine.goal_iterations(goal)
 
     # --- independent sets ----------------------------------------------------------------------
+
+    @cached
+    def sets_engine(self) -> "Dynamics | Additive":
+        """The engine that runs independent sets: format 1's closed form for a loop with only
+        format 1's features (built when first asked for: only independent sets ask)."""
+        if self.dynamics is not None and self.sets_beyond_closed_form is None:
+            return Additive(self.scenario)
+        return self.engine
 
     @cached
     def sets_beyond_closed_form(self) -> str | None:
