@@ -8,8 +8,9 @@ and no traceback; 130 interrupted (Ctrl-C, :mod:`.interrupts`).  Every message p
 control characters as codes (:func:`_say`).
 
 Start-up: ``--help`` and shell completion run this module and nothing heavier than click (issue
-27, ``tests/test_startup.py``), so the API, and through it the rulesets and the renderers, is
-imported inside each command, when it runs.
+27, ``tests/package/test_startup.py``), so the API, and through it the rulesets and the
+renderers, is imported inside each command, when it runs; so are :mod:`.files` and
+:mod:`.descriptors`, which building the commands does not need.
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ import click
 
 from .controls import visible
 from .conventions import Commands, FormatChoice, colour_context, complete_paths, emit_screen, install, split_keys
-from .descriptors import keep_stdout_for_the_report
-from .files import WriteError, check_output, foreign, input_files, is_stdout, make_folders, stale, strays, writable_folder, write_folder, write_output
 from .interrupts import DeadlinePassed, Interruptible, deadline, held_interrupt, new_folder
 
 if TYPE_CHECKING:
@@ -159,6 +158,8 @@ def _write_stdout(text: str) -> None:
 def _emit(text: str, output: str | None) -> None:
     """A report to ``-o output`` (whole or not at all), else to standard output (the screen
     view on a terminal)."""
+    from .files import is_stdout, write_output  # start-up: see the module's docstring
+
     if is_stdout(output):
         if output is None and emit_screen(text):  # a terminal: the screen view
             return
@@ -288,7 +289,12 @@ class _Main(Commands, Interruptible):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except WriteError as exc:
+        except Exception as exc:
+            # Only code that imported comparator.files can raise its WriteError: looked up there,
+            # so that ``COMMAND --help`` (which ends in click's Exit) need not import it.
+            files = sys.modules.get(f"{__package__}.files")
+            if files is None or not isinstance(exc, files.WriteError):
+                raise
             raise InputError(str(exc)) from None
 
 
@@ -303,6 +309,8 @@ def main(ctx: click.Context) -> None:
     standard input.  On a terminal the reports are shown for the screen; piped, or with -f md,
     they are markdown.
     """
+    from .descriptors import keep_stdout_for_the_report  # start-up: see the module's docstring
+
     colour_context(ctx)  # NO_COLOR (not empty) turns colour off, FORCE_COLOR (not empty) on
     keep_stdout_for_the_report()  # before any plugin loads: its writes to descriptor 1 go to stderr
 
@@ -334,6 +342,7 @@ def compare(
 ) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from . import api  # start-up: see _registry
+    from .files import check_output
 
     fmt = _format(fmt, output)
     if table_only and fmt == "json":
@@ -396,6 +405,7 @@ def _fill(paths: Sequence[str], keys: Sequence[str]) -> None:
     """``check --fill``: each file's [expect] blocks written from today's outcomes, every file
     checked before any is written (all or nothing)."""
     from . import api  # start-up: see _registry
+    from .files import input_files
 
     files = [f for p in paths for f in (sorted(input_files(p)) if Path(p).exists() else [])]
     missing = [p for p in paths if not Path(p).exists()]
@@ -543,6 +553,7 @@ def scenarios(as_json: bool) -> None:
 def timeline(paths: tuple[str, ...], fmt: str | None, output: str | None) -> None:
     """Settle each scenario under every era in order: when did its outcome change, and why?"""
     from . import api  # start-up: see _registry
+    from .files import check_output
 
     fmt = _format(fmt, output)
     check_output(output, paths)
@@ -574,6 +585,7 @@ def _progress(length: int, label: str) -> ProgressBar[int] | None:
 def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int | None, examples_dir: str | None, space: str) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import api  # start-up: see _registry
+    from .files import check_output
 
     fmt = _format(fmt, output)
     rulesets = _rulesets(keys)
@@ -595,6 +607,8 @@ def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int 
 def _examples_folder(name: str, made: contextlib.ExitStack) -> Path:
     """The atlas's --examples folder, created (and removed again, while empty, when ``made``
     closes on an error or Ctrl-C), and checked to take new files."""
+    from .files import writable_folder  # start-up: see the module's docstring
+
     folder = Path(name)
     try:
         made.enter_context(new_folder(folder))
@@ -630,6 +644,7 @@ GALLERY_MARKER_TEXT = "This folder is a loopcompare gallery: 'loopcompare galler
 def gallery(check_only: bool, folder: str, force: bool) -> None:
     """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
     from . import api  # start-up: see _registry
+    from .files import foreign, make_folders, stale, strays, write_folder, write_output
 
     root = Path(folder)
     if not check_only and not force and foreign(root, GALLERY_MARKER):
@@ -671,6 +686,7 @@ def site(folder: str, base_url: str, force: bool) -> None:
     """Build the static site into DIR: a page per loop, era and amendment, the index, search,
     the history and the atlas; open DIR/index.html (no server needed)."""
     from . import api  # start-up: see _registry
+    from .files import foreign, write_folder
 
     root = Path(folder)
     if foreign(root, SITE_MARKER) and not force:

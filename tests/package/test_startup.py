@@ -6,6 +6,11 @@ plugin entry points) load when a command runs, never for help or for completing 
 an option or a path.  Each case runs the command line in a fresh interpreter under
 ``python -X importtime``, which lists every module imported, and reads that list; timings are
 ``benchmarks/bench.py``'s business, not a test's.
+
+Beyond the heavy modules, the floor: a bare click program answering the same ``--help`` or the
+same completion imports what click itself needs (``shutil``, ``textwrap`` and ``locale`` for help,
+``shlex`` for completion); the command line may add only its own few modules (:data:`OWN`), so a
+module-level ``import signal`` or ``import tempfile`` in one of them shows up here.
 """
 
 from __future__ import annotations
@@ -36,10 +41,45 @@ HEAVY = (
 )
 
 
-def _imported(args: list[str], env: dict[str, str] | None = None) -> tuple[list[str], str]:
-    """The modules ``python -m loopcompare ARGS`` imports, in order, and what it printed."""
+#: The package's modules that --help and completion may import beyond what a bare click program
+#: answering the same imports: the command line and what building its commands needs (and
+#: ``python -m``'s own runpy).
+OWN = {
+    "runpy",
+    "loopcompare",
+    "loopcompare.__main__",
+    "loopcompare.comparator",
+    "loopcompare.comparator.cli",
+    "loopcompare.comparator.conventions",  # the group's class, the format choice, the examples
+    "loopcompare.comparator.controls",  # InputError shows control characters as codes
+    "loopcompare.comparator.interrupts",  # the group's base class (Ctrl-C exits 130)
+    "loopcompare.comparator.descriptors",  # the group's callback, which runs before COMMAND --help
+    "loopcompare.comparator.catalogue",  # completing a PATH: the built-in scenarios' names
+}
+
+#: A bare click program with the same name, a command and an option: the floor of what a click
+#: program imports for --help and for completion.
+BARE = """
+import click
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def main():
+    "A group."
+@main.command()
+@click.argument("paths", nargs=-1, type=click.Path())
+@click.option("-r", "--ruleset", type=click.Choice(("a", "b")), help="A choice.")
+@click.option("--only-differences", is_flag=True, help="A flag.")
+def compare(paths, ruleset, only_differences):
+    "A command whose help is too long to be shown whole where a shell completes its name."
+for name in ("atlas", "gallery"):
+    main.command(name)(lambda: None)
+main(prog_name="loopcompare")
+"""
+
+
+def _imported(args: list[str], env: dict[str, str] | None = None, *, bare: bool = False) -> tuple[list[str], str]:
+    """The modules ``python -m loopcompare ARGS`` (or :data:`BARE`) imports, in order, and what it printed."""
     run = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "loopcompare", *args],
+        [sys.executable, "-X", "importtime", *(["-c", BARE] if bare else ["-m", "loopcompare"]), *args],
         capture_output=True,
         text=True,
         env={**os.environ, "NO_COLOR": "1", **(env or {})},
@@ -47,8 +87,14 @@ def _imported(args: list[str], env: dict[str, str] | None = None) -> tuple[list[
     )
     assert run.returncode == 0, run.stderr[-2000:]
     names = [line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines() if line.startswith("import time:") and "|" in line]
-    assert "click" in names and "loopcompare.comparator.cli" in names  # the list is read right
+    assert "click" in names and (bare or "loopcompare.comparator.cli" in names)  # the list is read right
     return names, run.stdout
+
+
+def _beyond_click(args: list[str], env: dict[str, str] | None = None) -> list[str]:
+    """What ``loopcompare ARGS`` imports that the bare click program does not, but its own :data:`OWN`."""
+    floor = set(_imported(args, env, bare=True)[0])
+    return [n for n in _imported(args, env)[0] if n not in floor and n not in OWN]
 
 
 def _heavy(names: list[str]) -> list[str]:
@@ -60,6 +106,11 @@ def test_help_imports_nothing_heavy(args):
     names, out = _imported(args)
     assert out.strip(), "the command printed nothing"
     assert _heavy(names) == []
+
+
+@pytest.mark.parametrize("args", [["--help"], ["compare", "--help"], ["gallery", "-h"]], ids=" ".join)
+def test_help_imports_only_what_click_does(args):
+    assert _beyond_click(args) == []
 
 
 @pytest.mark.parametrize(
@@ -76,6 +127,7 @@ def test_completion_imports_nothing_heavy(words, cword, expected):
     names, out = _imported([], env)
     assert expected in out  # the completion was answered
     assert _heavy(names) == []
+    assert _beyond_click([], env) == []
 
 
 def test_the_package_imports_its_public_names_when_first_used():
@@ -91,3 +143,37 @@ def test_the_package_imports_its_public_names_when_first_used():
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() == ["[]", "True", "True", "True", "True"]
+
+
+#: Runs the command line in-process with ``re.compile`` watched: the patterns the package's own
+#: modules compile (a module-level constant compiled at import is paid by every --help and Tab).
+WATCHED = """
+import os, re, sys
+compiled = []
+original = re.compile
+def spy(pattern, flags=0):
+    compiled.append((sys._getframe(1).f_code.co_filename, pattern))
+    return original(pattern, flags)
+re.compile = spy
+re.compile("canary")  # the watch is seen to work
+import loopcompare
+from loopcompare.comparator.cli import main
+try:
+    main(sys.argv[1:], prog_name="loopcompare")
+except SystemExit:
+    pass
+root = os.path.dirname(os.path.abspath(loopcompare.__file__)) + os.sep
+print("compiled:", sorted({os.path.relpath(f, root) for f, _ in compiled if not f.startswith("<") and os.path.abspath(f).startswith(root)}), "canary" in [p for _, p in compiled])
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "env"),
+    [(["--help"], {}), (["compare", "--help"], {}), ([], {"_LOOPCOMPARE_COMPLETE": "bash_complete", "COMP_WORDS": "loopcompare compare flying-rel", "COMP_CWORD": "2"})],
+    ids=["--help", "compare --help", "completion"],
+)
+def test_help_and_completion_compile_no_pattern_of_the_package(args, env):
+    run = subprocess.run([sys.executable, "-c", WATCHED, *args], capture_output=True, text=True, env={**os.environ, "NO_COLOR": "1", **env}, timeout=60)
+    assert run.returncode == 0, run.stderr[-2000:]
+    line = run.stdout.splitlines()[-1]
+    assert line == "compiled: [] True"  # True: the canary was seen, the watch works
