@@ -39,6 +39,11 @@ Decorated = TypeVar("Decorated", bound=Callable[..., Any])
 
 FORMATS = ("md", "html", "json")
 
+#: The types of a file option (-o) and of a folder option, each made once and shared: every
+#: click.Path looks its name up in gettext's catalogues, on disk (start-up, issue 27).
+FILE = click.Path(dir_okay=False)
+FOLDER = click.Path(file_okay=False)
+
 
 class InputError(click.ClickException):
     """Bad input: exit status 2, with the message as given (its control characters shown as codes)."""
@@ -319,7 +324,7 @@ def main(ctx: click.Context) -> None:
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
+@click.option("-o", "--output", type=FILE, help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
 @click.option("--as-of", "as_of", metavar="DATE", help="Compare under the rules in force on DATE (YYYY-MM-DD, from 1998-03-31): the CR, and the MTR where one existed.")
 @click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
@@ -486,8 +491,8 @@ def cite(what: str | None, fmt: str, keys: tuple[str, ...], report_fmt: str) -> 
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=click.Path(dir_okay=False))
-@click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
+@click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=FILE)
+@click.option("--write", "folder", type=FOLDER, metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
 def sources(files: tuple[str, ...], folder: str | None) -> None:
     """Read official Comprehensive Rules text files: find "Taking Shortcuts", its number and its
     text, and compare it with the newest text the project knows."""
@@ -548,7 +553,7 @@ def scenarios(as_json: bool) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@click.option("-o", "--output", type=FILE, help="Write the report to FILE (whole or not at all).")
 @plugin_timeout_option
 def timeline(paths: tuple[str, ...], fmt: str | None, output: str | None) -> None:
     """Settle each scenario under every era in order: when did its outcome change, and why?"""
@@ -571,9 +576,9 @@ def _progress(length: int, label: str) -> ProgressBar[int] | None:
 @main.command()
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
+@click.option("-o", "--output", type=FILE, help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
-@click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
+@click.option("--examples", "examples_dir", type=FOLDER, help="Also save each class's smallest example as DIR/class-N.toml.")
 @click.option(
     "--space",
     type=click.Choice(("format1", "full"), case_sensitive=False),
@@ -620,7 +625,7 @@ def _examples_folder(name: str, made: contextlib.ExitStack) -> Path:
 
 @main.command()
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@click.option("-o", "--output", type=FILE, help="Write the report to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
 def history(fmt: str | None, output: str | None, jobs: int | None) -> None:
     """The history of the loop rules: for each amendment, its text diff, the loops it settles
@@ -639,7 +644,7 @@ GALLERY_MARKER_TEXT = "This folder is a loopcompare gallery: 'loopcompare galler
 
 @main.command()
 @click.option("--check", "check_only", is_flag=True, help="Don't write; exit 1 if the files in DIR are stale or missing.")
-@click.option("--dir", "folder", default="reports", show_default=True, type=click.Path(file_okay=False), help="The gallery folder.")
+@click.option("--dir", "folder", default="reports", show_default=True, type=FOLDER, help="The gallery folder.")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a gallery (same-named files are replaced).")
 def gallery(check_only: bool, folder: str, force: bool) -> None:
     """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
@@ -679,7 +684,7 @@ SITE_MARKER = ".loopcompare-site"
 
 
 @main.command()
-@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("folder", metavar="DIR", type=FOLDER)
 @click.option("--base-url", default="", metavar="URL", help="Where the site will be published (makes permalinks and citations absolute).")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a site (same-named files are replaced).")
 def site(folder: str, base_url: str, force: bool) -> None:
