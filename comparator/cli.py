@@ -9,8 +9,9 @@ control characters as codes (:func:`_say`).
 
 Start-up: ``--help`` and shell completion run this module and nothing heavier than click (issue
 27, ``tests/package/test_startup.py``), so the API, and through it the rulesets and the
-renderers, is imported inside each command, when it runs; so are :mod:`.files` and
-:mod:`.descriptors`, which building the commands does not need.
+renderers, is imported inside each command, when it runs; so are :mod:`.files`,
+:mod:`.descriptors` and :mod:`pathlib` (with urllib.parse and ipaddress under it: ~5 ms,
+which click does not load for ``--help``), which building the commands does not need.
 """
 
 from __future__ import annotations
@@ -19,7 +20,6 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
@@ -29,6 +29,8 @@ from .conventions import Commands, FormatChoice, colour_context, complete_paths,
 from .interrupts import DeadlinePassed, Interruptible, deadline, held_interrupt, new_folder
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
     from click.shell_completion import CompletionItem
 
@@ -121,6 +123,8 @@ def _format(fmt: str | None, output: str | None) -> str:
     """The format asked for, else the one -o's extension names, else markdown."""
     if fmt:
         return fmt
+    from pathlib import Path  # start-up: see the module's docstring
+
     return EXTENSIONS.get(Path(output).suffix.lower(), "md") if output and output != "-" else "md"
 
 
@@ -409,6 +413,8 @@ def check(paths: tuple[str, ...], fill: bool, keys: tuple[str, ...]) -> None:
 def _fill(paths: Sequence[str], keys: Sequence[str]) -> None:
     """``check --fill``: each file's [expect] blocks written from today's outcomes, every file
     checked before any is written (all or nothing)."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from . import api  # start-up: see _registry
     from .files import input_files
 
@@ -528,6 +534,8 @@ def schema() -> None:
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 def new(name: str, kind: str, scenario_format: int | None, force: bool) -> None:
     """Write a commented starter scenario NAME.toml (or NAME, if it ends in .toml) that validates."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from .starter import StarterError, starter  # start-up: string.Template and importlib.resources, only here
     target = Path(name if name.endswith(".toml") else f"{name}.toml")
     if target.exists() and not force:
@@ -612,6 +620,8 @@ def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int 
 def _examples_folder(name: str, made: contextlib.ExitStack) -> Path:
     """The atlas's --examples folder, created (and removed again, while empty, when ``made``
     closes on an error or Ctrl-C), and checked to take new files."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from .files import writable_folder  # start-up: see the module's docstring
 
     folder = Path(name)
@@ -648,6 +658,8 @@ GALLERY_MARKER_TEXT = "This folder is a loopcompare gallery: 'loopcompare galler
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a gallery (same-named files are replaced).")
 def gallery(check_only: bool, folder: str, force: bool) -> None:
     """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from . import api  # start-up: see _registry
     from .files import foreign, make_folders, stale, strays, write_folder, write_output
 
@@ -690,6 +702,8 @@ SITE_MARKER = ".loopcompare-site"
 def site(folder: str, base_url: str, force: bool) -> None:
     """Build the static site into DIR: a page per loop, era and amendment, the index, search,
     the history and the atlas; open DIR/index.html (no server needed)."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from . import api  # start-up: see _registry
     from .files import foreign, write_folder
 

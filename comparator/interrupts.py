@@ -8,7 +8,7 @@ is removed again when the command ends before writing into it (:func:`new_folder
 
 Start-up: the command line imports this module for ``--help`` and shell completion too, so
 :mod:`signal` (which click does not load for them) is imported in the functions that set a
-handler, when they run (issue 27).
+handler, when they run, and :mod:`pathlib` only for the type checker (issue 27).
 """
 
 from __future__ import annotations
@@ -17,11 +17,13 @@ import os
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 #: The exit status of a command ended by Ctrl-C: 128 + SIGINT (2 on every system Python runs on;
 #: written out, so that the module needs no :mod:`signal` for ``--help``).

@@ -42,12 +42,9 @@ HEAVY = (
 
 
 #: The package's modules that --help and completion may import beyond what a bare click program
-#: answering the same imports: the command line and what building its commands needs (and
-#: ``python -m``'s own runpy).
+#: answering the same imports: the command line and what building its commands needs.
 OWN = {
-    "runpy",
     "loopcompare",
-    "loopcompare.__main__",
     "loopcompare.comparator",
     "loopcompare.comparator.cli",
     "loopcompare.comparator.conventions",  # the group's class, the format choice, the examples
@@ -75,26 +72,49 @@ for name in ("atlas", "gallery"):
 main(prog_name="loopcompare")
 """
 
+#: What the ``loopcompare`` console script runs (``python -m`` would add runpy's own imports).
+SCRIPT = "import sys\nfrom loopcompare.comparator.cli import main\nsys.exit(main(prog_name='loopcompare'))"
 
-def _imported(args: list[str], env: dict[str, str] | None = None, *, bare: bool = False) -> tuple[list[str], str]:
-    """The modules ``python -m loopcompare ARGS`` (or :data:`BARE`) imports, in order, and what it printed."""
+
+def _without_site() -> dict[str, str]:
+    """The environment of a ``python -S`` that finds click and this package: without the site
+    module, which an editable install's finder makes import pathlib, urllib.parse and more before
+    the program starts (so that what the program itself imports is seen as a regular install
+    sees it)."""
+    import click
+
+    import loopcompare
+
+    folders = dict.fromkeys(os.path.dirname(os.path.dirname(os.path.abspath(m.__file__ or ""))) for m in (loopcompare, click))
+    return {"PYTHONPATH": os.pathsep.join(folders)}
+
+
+def _imported(args: list[str], env: dict[str, str] | None = None, *, bare: str | None = None, site: bool = True) -> tuple[list[str], str]:
+    """The modules ``python -m loopcompare ARGS`` (or the program ``bare``) imports, in order, and
+    what it printed (``site=False``: the console script's code, run without the site module, see
+    :func:`_without_site`)."""
+    program = [*([] if site else ["-S"]), *(["-c", bare] if bare else ["-m", "loopcompare"] if site else ["-c", SCRIPT])]
     run = subprocess.run(
-        [sys.executable, "-X", "importtime", *(["-c", BARE] if bare else ["-m", "loopcompare"]), *args],
+        [sys.executable, "-X", "importtime", *program, *args],
         capture_output=True,
         text=True,
-        env={**os.environ, "NO_COLOR": "1", **(env or {})},
+        env={**os.environ, "NO_COLOR": "1", **(env or {}), **({} if site else _without_site())},
         timeout=60,
     )
     assert run.returncode == 0, run.stderr[-2000:]
     names = [line.rsplit("|", 1)[1].strip() for line in run.stderr.splitlines() if line.startswith("import time:") and "|" in line]
-    assert "click" in names and (bare or "loopcompare.comparator.cli" in names)  # the list is read right
+    assert "click" in names and (bare is not None or "loopcompare.comparator.cli" in names)  # the list is read right
     return names, run.stdout
 
 
-def _beyond_click(args: list[str], env: dict[str, str] | None = None) -> list[str]:
-    """What ``loopcompare ARGS`` imports that the bare click program does not, but its own :data:`OWN`."""
-    floor = set(_imported(args, env, bare=True)[0])
-    return [n for n in _imported(args, env)[0] if n not in floor and n not in OWN]
+def _beyond_click(args: list[str], env: dict[str, str] | None = None, also: tuple[str, ...] = ()) -> list[str]:
+    """What ``loopcompare ARGS`` imports that the bare click program (importing the modules
+    ``also`` too) does not, but its own :data:`OWN`: both run without the site module, as a
+    regular install would run them."""
+    floor = set(_imported(args, env, bare="".join(f"import {m}\n" for m in also) + BARE, site=False)[0])
+    names = _imported(args, env, site=False)[0]
+    assert "site" not in names and "site" not in floor  # the site module (and what it brings) is out of the way
+    return [n for n in names if n not in floor and n not in OWN]
 
 
 def _heavy(names: list[str]) -> list[str]:
@@ -114,20 +134,21 @@ def test_help_imports_only_what_click_does(args):
 
 
 @pytest.mark.parametrize(
-    ("words", "cword", "expected"),
+    ("words", "cword", "expected", "also"),
     [
-        ("loopcompare comp", "1", "compare"),  # a command's name
-        ("loopcompare compare --only", "2", "--only-differences"),  # an option
-        ("loopcompare compare flying-rel", "2", "flying-relents"),  # a built-in scenario's name
+        ("loopcompare comp", "1", "compare", ()),  # a command's name
+        ("loopcompare compare --only", "2", "--only-differences", ()),  # an option
+        # A built-in scenario's name: the names are listed from a folder (comparator/catalogue.py) with pathlib.
+        ("loopcompare compare flying-rel", "2", "flying-relents", ("pathlib",)),
     ],
     ids=["command", "option", "path"],
 )
-def test_completion_imports_nothing_heavy(words, cword, expected):
+def test_completion_imports_nothing_heavy(words, cword, expected, also):
     env = {"_LOOPCOMPARE_COMPLETE": "bash_complete", "COMP_WORDS": words, "COMP_CWORD": cword}
     names, out = _imported([], env)
     assert expected in out  # the completion was answered
     assert _heavy(names) == []
-    assert _beyond_click([], env) == []
+    assert _beyond_click([], env, also) == []
 
 
 def test_the_package_imports_its_public_names_when_first_used():
