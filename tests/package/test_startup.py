@@ -198,3 +198,19 @@ def test_help_and_completion_compile_no_pattern_of_the_package(args, env):
     assert run.returncode == 0, run.stderr[-2000:]
     line = run.stdout.splitlines()[-1]
     assert line == "compiled: [] True"  # True: the canary was seen, the watch works
+
+
+def test_the_control_character_patterns_take_their_own_place_when_first_used():
+    """comparator/controls.py compiles its patterns when first used (not at import, see above);
+    each stand-in then puts the compiled pattern in its own place, so that later uses cost what a
+    plain pattern's do.  A stand-in named wrongly would stay, and delegate on every call."""
+    code = (
+        "import re\n"
+        "from loopcompare.comparator import controls\n"
+        "names = [n for n, v in vars(controls).items() if isinstance(v, controls._CompiledWhenUsed)]\n"
+        "shown = [controls.visible('a\\x1b'), controls.visible('\\U0001f600\\x1b'), controls.json_escaped('\"\\x85\"'), controls.json_escaped('\"\\U0001f600\\x85\"'), controls.is_clean('a')]\n"
+        "print(sorted(names), all(isinstance(getattr(controls, n), re.Pattern) for n in names), shown)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "['_UNSAFE', '_UNSAFE_BMP', '_UNSAFE_IN_JSON', '_UNSAFE_IN_JSON_BMP'] True ['a\\\\x1b', '😀\\\\x1b', '\"\\\\u0085\"', '\"😀\\\\u0085\"', True]"
