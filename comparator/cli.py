@@ -8,8 +8,10 @@ and no traceback; 130 interrupted (Ctrl-C, :mod:`.interrupts`).  Every message p
 control characters as codes (:func:`_say`).
 
 Start-up: ``--help`` and shell completion run this module and nothing heavier than click (issue
-27, ``tests/test_startup.py``), so the API, and through it the rulesets and the renderers, is
-imported inside each command, when it runs.
+27, ``tests/package/test_startup.py``), so the API, and through it the rulesets and the
+renderers, is imported inside each command, when it runs; so are :mod:`.files`,
+:mod:`.descriptors` and :mod:`pathlib` (with urllib.parse and ipaddress under it: ~5 ms,
+which click does not load for ``--help``), which building the commands does not need.
 """
 
 from __future__ import annotations
@@ -18,18 +20,17 @@ import contextlib
 import os
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
 from .controls import visible
 from .conventions import Commands, FormatChoice, colour_context, complete_paths, emit_screen, install, split_keys
-from .descriptors import keep_stdout_for_the_report
-from .files import WriteError, check_output, foreign, input_files, is_stdout, make_folders, stale, strays, writable_folder, write_folder, write_output
 from .interrupts import DeadlinePassed, Interruptible, deadline, held_interrupt, new_folder
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from click._termui_impl import ProgressBar  # click.progressbar's own return annotation
     from click.shell_completion import CompletionItem
 
@@ -39,6 +40,11 @@ if TYPE_CHECKING:
 Decorated = TypeVar("Decorated", bound=Callable[..., Any])
 
 FORMATS = ("md", "html", "json")
+
+#: The types of a file option (-o) and of a folder option, each made once and shared: every
+#: click.Path looks its name up in gettext's catalogues, on disk (start-up, issue 27).
+FILE = click.Path(dir_okay=False)
+FOLDER = click.Path(file_okay=False)
 
 
 class InputError(click.ClickException):
@@ -117,6 +123,8 @@ def _format(fmt: str | None, output: str | None) -> str:
     """The format asked for, else the one -o's extension names, else markdown."""
     if fmt:
         return fmt
+    from pathlib import Path  # start-up: see the module's docstring
+
     return EXTENSIONS.get(Path(output).suffix.lower(), "md") if output and output != "-" else "md"
 
 
@@ -159,6 +167,8 @@ def _write_stdout(text: str) -> None:
 def _emit(text: str, output: str | None) -> None:
     """A report to ``-o output`` (whole or not at all), else to standard output (the screen
     view on a terminal)."""
+    from .files import is_stdout, write_output  # start-up: see the module's docstring
+
     if is_stdout(output):
         if output is None and emit_screen(text):  # a terminal: the screen view
             return
@@ -288,7 +298,12 @@ class _Main(Commands, Interruptible):
     def invoke(self, ctx: click.Context) -> Any:
         try:
             return super().invoke(ctx)
-        except WriteError as exc:
+        except Exception as exc:
+            # Only code that imported comparator.files can raise its WriteError: looked up there,
+            # so that ``COMMAND --help`` (which ends in click's Exit) need not import it.
+            files = sys.modules.get(f"{__package__}.files")
+            if files is None or not isinstance(exc, files.WriteError):
+                raise
             raise InputError(str(exc)) from None
 
 
@@ -303,6 +318,8 @@ def main(ctx: click.Context) -> None:
     standard input.  On a terminal the reports are shown for the screen; piped, or with -f md,
     they are markdown.
     """
+    from .descriptors import keep_stdout_for_the_report  # start-up: see the module's docstring
+
     colour_context(ctx)  # NO_COLOR (not empty) turns colour off, FORCE_COLOR (not empty) on
     keep_stdout_for_the_report()  # before any plugin loads: its writes to descriptor 1 go to stderr
 
@@ -311,7 +328,7 @@ def main(ctx: click.Context) -> None:
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Compare under this ruleset (repeatable; 'all' for every era; default: the four mission rulesets).")
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all) instead of standard output.")
+@click.option("-o", "--output", type=FILE, help="Write the report to FILE (whole or not at all) instead of standard output.")
 @click.option("--only-differences", is_flag=True, help="Keep only the outcome rows where the rulesets differ (markdown and HTML; JSON always has whole outcomes).")
 @click.option("--as-of", "as_of", metavar="DATE", help="Compare under the rules in force on DATE (YYYY-MM-DD, from 1998-03-31): the CR, and the MTR where one existed.")
 @click.option("--title", metavar="TEXT", help="The report's title (default: the scenario's, or 'N loops compared').")
@@ -334,6 +351,7 @@ def compare(
 ) -> None:
     """Compare how the rulesets settle each scenario, side by side."""
     from . import api  # start-up: see _registry
+    from .files import check_output
 
     fmt = _format(fmt, output)
     if table_only and fmt == "json":
@@ -395,7 +413,10 @@ def check(paths: tuple[str, ...], fill: bool, keys: tuple[str, ...]) -> None:
 def _fill(paths: Sequence[str], keys: Sequence[str]) -> None:
     """``check --fill``: each file's [expect] blocks written from today's outcomes, every file
     checked before any is written (all or nothing)."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from . import api  # start-up: see _registry
+    from .files import input_files
 
     files = [f for p in paths for f in (sorted(input_files(p)) if Path(p).exists() else [])]
     missing = [p for p in paths if not Path(p).exists()]
@@ -476,8 +497,8 @@ def cite(what: str | None, fmt: str, keys: tuple[str, ...], report_fmt: str) -> 
 
 
 @main.command()
-@click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=click.Path(dir_okay=False))
-@click.option("--write", "folder", type=click.Path(file_okay=False), metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
+@click.argument("files", nargs=-1, required=True, metavar="CRFILE...", type=FILE)
+@click.option("--write", "folder", type=FOLDER, metavar="DIR", help="Also write each rule found as DIR/DATE_cr_NUMBER.txt, a source file in the project's format (never over a different file).")
 def sources(files: tuple[str, ...], folder: str | None) -> None:
     """Read official Comprehensive Rules text files: find "Taking Shortcuts", its number and its
     text, and compare it with the newest text the project knows."""
@@ -513,6 +534,8 @@ def schema() -> None:
 @click.option("--force", is_flag=True, help="Overwrite an existing file.")
 def new(name: str, kind: str, scenario_format: int | None, force: bool) -> None:
     """Write a commented starter scenario NAME.toml (or NAME, if it ends in .toml) that validates."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from .starter import StarterError, starter  # start-up: string.Template and importlib.resources, only here
     target = Path(name if name.endswith(".toml") else f"{name}.toml")
     if target.exists() and not force:
@@ -538,11 +561,12 @@ def scenarios(as_json: bool) -> None:
 @main.command()
 @click.argument("paths", nargs=-1, required=True, metavar="PATH...", shell_complete=_complete_paths)
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@click.option("-o", "--output", type=FILE, help="Write the report to FILE (whole or not at all).")
 @plugin_timeout_option
 def timeline(paths: tuple[str, ...], fmt: str | None, output: str | None) -> None:
     """Settle each scenario under every era in order: when did its outcome change, and why?"""
     from . import api  # start-up: see _registry
+    from .files import check_output
 
     fmt = _format(fmt, output)
     check_output(output, paths)
@@ -560,9 +584,9 @@ def _progress(length: int, label: str) -> ProgressBar[int] | None:
 @main.command()
 @click.option("-r", "--ruleset", "keys", multiple=True, metavar="KEY", shell_complete=_complete_rulesets, help="Rulesets to compare (repeatable; 'all' for every era; default: the four mission rulesets).")
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the atlas to FILE (whole or not at all).")
+@click.option("-o", "--output", type=FILE, help="Write the atlas to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use (default: the CPUs available).")
-@click.option("--examples", "examples_dir", type=click.Path(file_okay=False), help="Also save each class's smallest example as DIR/class-N.toml.")
+@click.option("--examples", "examples_dir", type=FOLDER, help="Also save each class's smallest example as DIR/class-N.toml.")
 @click.option(
     "--space",
     type=click.Choice(("format1", "full"), case_sensitive=False),
@@ -574,6 +598,7 @@ def _progress(length: int, label: str) -> ProgressBar[int] | None:
 def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int | None, examples_dir: str | None, space: str) -> None:
     """Enumerate small loops, settle each under every ruleset, and group how the rulesets disagree."""
     from . import api  # start-up: see _registry
+    from .files import check_output
 
     fmt = _format(fmt, output)
     rulesets = _rulesets(keys)
@@ -595,6 +620,10 @@ def atlas(keys: tuple[str, ...], fmt: str | None, output: str | None, jobs: int 
 def _examples_folder(name: str, made: contextlib.ExitStack) -> Path:
     """The atlas's --examples folder, created (and removed again, while empty, when ``made``
     closes on an error or Ctrl-C), and checked to take new files."""
+    from pathlib import Path  # start-up: see the module's docstring
+
+    from .files import writable_folder  # start-up: see the module's docstring
+
     folder = Path(name)
     try:
         made.enter_context(new_folder(folder))
@@ -606,7 +635,7 @@ def _examples_folder(name: str, made: contextlib.ExitStack) -> Path:
 
 @main.command()
 @click.option("-f", "--format", "fmt", type=FormatChoice(FORMATS), help="Report format (default: from -o's extension, else md).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False), help="Write the report to FILE (whole or not at all).")
+@click.option("-o", "--output", type=FILE, help="Write the report to FILE (whole or not at all).")
 @click.option("-j", "--jobs", type=click.IntRange(min=1), help="Processes to use for the atlas (default: the CPUs available).")
 def history(fmt: str | None, output: str | None, jobs: int | None) -> None:
     """The history of the loop rules: for each amendment, its text diff, the loops it settles
@@ -625,11 +654,14 @@ GALLERY_MARKER_TEXT = "This folder is a loopcompare gallery: 'loopcompare galler
 
 @main.command()
 @click.option("--check", "check_only", is_flag=True, help="Don't write; exit 1 if the files in DIR are stale or missing.")
-@click.option("--dir", "folder", default="reports", show_default=True, type=click.Path(file_okay=False), help="The gallery folder.")
+@click.option("--dir", "folder", default="reports", show_default=True, type=FOLDER, help="The gallery folder.")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a gallery (same-named files are replaced).")
 def gallery(check_only: bool, folder: str, force: bool) -> None:
     """Render every built-in scenario into the gallery folder (markdown, HTML, JSON, index)."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from . import api  # start-up: see _registry
+    from .files import foreign, make_folders, stale, strays, write_folder, write_output
 
     root = Path(folder)
     if not check_only and not force and foreign(root, GALLERY_MARKER):
@@ -664,13 +696,16 @@ SITE_MARKER = ".loopcompare-site"
 
 
 @main.command()
-@click.argument("folder", metavar="DIR", type=click.Path(file_okay=False))
+@click.argument("folder", metavar="DIR", type=FOLDER)
 @click.option("--base-url", default="", metavar="URL", help="Where the site will be published (makes permalinks and citations absolute).")
 @click.option("--force", is_flag=True, help="Write into a non-empty folder that is not a site (same-named files are replaced).")
 def site(folder: str, base_url: str, force: bool) -> None:
     """Build the static site into DIR: a page per loop, era and amendment, the index, search,
     the history and the atlas; open DIR/index.html (no server needed)."""
+    from pathlib import Path  # start-up: see the module's docstring
+
     from . import api  # start-up: see _registry
+    from .files import foreign, write_folder
 
     root = Path(folder)
     if foreign(root, SITE_MARKER) and not force:

@@ -18,22 +18,47 @@ leave file names and plugin texts, which never pass the loader, to be dealt with
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 #: Bidirectional formatting characters: the marks (ALM, LRM, RLM), the embeddings and overrides
 #: (LRE, RLE, PDF, LRO, RLO) and the isolates (LRI, RLI, FSI, PDI).
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
+
+class _CompiledWhenUsed:
+    """A module-level pattern compiled when first used, which then puts the compiled pattern in
+    its own place among this module's globals, so that every later use is a plain pattern's.
+
+    Start-up (issue 27): compiling the four patterns below costs about half a millisecond,
+    which ``loopcompare --help`` and every Tab of a shell completion would pay for nothing;
+    looking a pattern up on each call instead would cost :func:`visible` a few per cent."""
+
+    def __init__(self, name: str, characters: str) -> None:
+        self.name = name
+        self.characters = characters
+
+    def __getattr__(self, attribute: str) -> Any:  # the first use: sub, search...
+        compiled = re.compile(f"[{self.characters}]")
+        globals()[self.name] = compiled
+        return getattr(compiled, attribute)
+
+
+def _pattern(name: str, characters: str) -> re.Pattern[str]:
+    """The pattern matching one of ``characters``, as the global ``name``, compiled when first used."""
+    return cast("re.Pattern[str]", _CompiledWhenUsed(name, characters))
+
+
 # C0 controls but line feed and tab, DEL, C1 controls, the bidi controls, and the noncharacters
 # (U+FDD0..U+FDEF and the last two code points of every plane), which HTML forbids.
 _NONCHARACTERS = "\ufdd0-\ufdef" + "".join(f"{chr(plane << 16 | 0xFFFE)}{chr(plane << 16 | 0xFFFF)}" for plane in range(17))
-_UNSAFE = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTERS}]")
+_UNSAFE = _pattern("_UNSAFE", f"\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTERS}")
 # The same set for text with no character beyond the BMP (almost every report): a class of one
 # plane is matched from a bitmap, where the astral noncharacters above make the engine test every
 # character against each of 34 of them (ten times slower over a 3 MB page).
-_UNSAFE_BMP = re.compile(f"[\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufdd0-\ufdef\ufffe\uffff]")
+_UNSAFE_BMP = _pattern("_UNSAFE_BMP", f"\x00-\x08\x0b-\x1f\x7f-\x9f{BIDI_CONTROLS}\ufdd0-\ufdef\ufffe\uffff")
 # The same set, less the C0 controls that json.dumps already escapes (and its one-plane form).
-_UNSAFE_IN_JSON = re.compile(f"[\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTERS}]")
-_UNSAFE_IN_JSON_BMP = re.compile(f"[\x7f-\x9f{BIDI_CONTROLS}\ufdd0-\ufdef\ufffe\uffff]")
+_UNSAFE_IN_JSON = _pattern("_UNSAFE_IN_JSON", f"\x7f-\x9f{BIDI_CONTROLS}{_NONCHARACTERS}")
+_UNSAFE_IN_JSON_BMP = _pattern("_UNSAFE_IN_JSON_BMP", f"\x7f-\x9f{BIDI_CONTROLS}\ufdd0-\ufdef\ufffe\uffff")
 
 
 def _code(match: re.Match[str]) -> str:

@@ -9,7 +9,8 @@
 * completion of a PATH offers the built-in scenarios and the files, in bash, zsh and fish
   (:func:`complete_paths`).
 
-Nothing here imports the domain: ``loopcompare --help`` stays quick.
+Nothing here imports the domain: ``loopcompare --help`` stays quick (nor :mod:`pathlib`, which
+click does not load for ``--help``: :func:`complete_paths` imports it, issue 27).
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ import os
 import re
 import sys
 from collections.abc import Iterable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -234,6 +234,8 @@ def complete_paths(incomplete: str) -> list[CompletionItem]:
     click's bash script drops every other item when it meets one)."""
     # Start-up: completion only (click loads shell_completion lazily too); the catalogue lists
     # the names without loading the library, which would load the rulesets.
+    from pathlib import Path
+
     from click.shell_completion import CompletionItem
 
     from .catalogue import names

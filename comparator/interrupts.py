@@ -5,23 +5,29 @@ The README reserves exit status 1 for "a check failed"; an interrupted command e
 What a command writes as a whole (a gallery's files, an atlas and its examples) is written
 with Ctrl-C held back (:func:`held_interrupt`), and a folder a command created for its output
 is removed again when the command ends before writing into it (:func:`new_folder`).
+
+Start-up: the command line imports this module for ``--help`` and shell completion too, so
+:mod:`signal` (which click does not load for them) is imported in the functions that set a
+handler, when they run, and :mod:`pathlib` only for the type checker (issue 27).
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
-#: The exit status of a command ended by Ctrl-C (128 + SIGINT).
-INTERRUPTED = 128 + signal.SIGINT
+if TYPE_CHECKING:
+    from pathlib import Path
+
+#: The exit status of a command ended by Ctrl-C: 128 + SIGINT (2 on every system Python runs on;
+#: written out, so that the module needs no :mod:`signal` for ``--help``).
+INTERRUPTED = 130
 
 
 class Interruptible(click.Group):
@@ -51,6 +57,8 @@ def held_interrupt() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    import signal  # start-up: see the module's docstring
+
     pressed: list[int] = []
 
     def note(signum: int, frame: FrameType | None) -> None:
@@ -99,6 +107,8 @@ def deadline(seconds: float | None) -> Iterator[None]:
     Python code at once and a long multiplication when it ends; it needs the main thread and a
     POSIX system (elsewhere there is no deadline).
     """
+    import signal  # start-up: see the module's docstring
+
     if not seconds or threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
         yield
         return
