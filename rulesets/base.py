@@ -637,7 +637,7 @@ class Ruleset:
         for player, goal, count in goals:
             self.goal(ctx, player, goal, count)
         resolution = scenario.loop.within == "resolution"
-        if any(s.unless is not None and s.unless.payment for s in scenario.every_step):
+        if ctx.facts.offers_payments:
             self.read_payments(ctx)
         decision = self.within_resolution(ctx) if resolution else None
         if decision is None:
@@ -1151,7 +1151,7 @@ class Ruleset:
         point, who = decision.point, decision.deviates
         engine = facts.dynamics
         if (
-            engine is None or who is None or point is None or point.unbounded or decision.counts is not None
+            engine is None or not facts.leaves_steps_on_stack or who is None or point is None or point.unbounded or decision.counts is not None
             or decision.result not in (Result.SHORTCUT, Result.NO_SHORTCUT)
         ):
             return decision, None

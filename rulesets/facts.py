@@ -538,6 +538,18 @@ class LoopFacts:
     # --- independent sets ----------------------------------------------------------------------
 
     @cached
+    def offers_payments(self) -> bool:
+        """True when some step, of the loop or of an inner loop, has an ``unless`` that is a payment."""
+        return any(s.unless is not None and s.unless.payment for s in self.scenario.every_step)
+
+    @cached
+    def leaves_steps_on_stack(self) -> bool:
+        """True when a player's way out leaves loop steps on the stack (``still_resolves``, FORMAT item 24)."""
+        return any(s.unless is not None and s.unless.still_resolves for s in self.scenario.steps) or any(
+            b.still_resolves for b in self.scenario.breakers
+        )
+
+    @cached
     def sets_engine(self) -> "Dynamics | Additive":
         """The engine that runs independent sets: format 1's closed form for a loop with only
         format 1's features (built when first asked for: only independent sets ask)."""

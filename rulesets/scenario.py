@@ -413,7 +413,7 @@ class Scenario:
         if not self.active:
             object.__setattr__(self, "active", self.players[0])
 
-    @property
+    @cached
     def every_step(self) -> tuple[Step, ...]:
         """The loop's steps, then each inner loop's (FORMAT item 29), in file order."""
         return self.steps + tuple(t for loop in self.inner for t in loop.steps)

@@ -15,9 +15,13 @@ module-level ``import signal`` or ``import tempfile`` in one of them shows up he
 
 from __future__ import annotations
 
+import atexit
+import functools
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 
 import pytest
 
@@ -85,8 +89,22 @@ def _without_site() -> dict[str, str]:
 
     import loopcompare
 
-    folders = dict.fromkeys(os.path.dirname(os.path.dirname(os.path.abspath(m.__file__ or ""))) for m in (loopcompare, click))
-    return {"PYTHONPATH": os.pathsep.join(folders)}
+    folders = (_package_parent(loopcompare.__file__ or ""), os.path.dirname(os.path.dirname(os.path.abspath(click.__file__ or ""))))
+    return {"PYTHONPATH": os.pathsep.join(dict.fromkeys(folders))}
+
+
+@functools.lru_cache(maxsize=None)
+def _package_parent(init: str) -> str:
+    """A folder in which ``import loopcompare`` finds this package: the package's own parent when
+    its folder is named ``loopcompare`` (an installed package), else (a checkout under another
+    name, installed editable) a temporary folder holding a ``loopcompare`` link to it."""
+    package = os.path.dirname(os.path.abspath(init))
+    if os.path.basename(package) == "loopcompare":
+        return os.path.dirname(package)
+    folder = tempfile.mkdtemp(prefix="loopcompare-startup-test-")
+    atexit.register(shutil.rmtree, folder, True)
+    os.symlink(package, os.path.join(folder, "loopcompare"))
+    return folder
 
 
 def _imported(args: list[str], env: dict[str, str] | None = None, *, bare: str | None = None, site: bool = True) -> tuple[list[str], str]:
