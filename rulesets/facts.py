@@ -170,10 +170,11 @@ class LoopFacts:
         key = (player, unless)
         found = self._choice_steps.get(key)
         if found is None:
+            sustaining = self.sustaining
             found = self._choice_steps[key] = tuple(
                 i
                 for i, s in enumerate(self.scenario.steps)
-                if (self.sustaining(s) and s.by == player) or (unless and s.unless and s.unless.breaks and s.unless.by == player)
+                if (s.by == player and sustaining(s)) or (unless and s.unless and s.unless.breaks and s.unless.by == player)
             )
         return found
 

@@ -391,7 +391,7 @@ class Scenario:
     """The ``[[then]]`` parts: loops played after this one, each from where the previous stopped
     (FORMAT item 30); each has this file's players and values, and its own steps and intents."""
 
-    @property
+    @cached
     def exists_since(self) -> str:
         """The loop's date: the latest of ``exists_from`` and every card's ``oracle_from`` (empty: always)."""
         dates = [self.exists_from] + [c.oracle_from for c in self.cards]
