@@ -90,32 +90,41 @@ class Affine(NamedTuple):
 
     @property
     def identity(self) -> bool:
-        return self.m == 1 and self.a == 0 and not isinstance(self.a, bool)
+        return self.m == 1 and self.a == 0 and type(self.a) is not bool
+
+    # then() and apply() unpack the tuple and test identity inline: the engine calls them for
+    # every application it composes (issue 27).
 
     def then(self, other: "Affine") -> "Affine":
         """This map followed by ``other``."""
-        if other.m == 0:
+        om, oa = other
+        if om == 0:
             return other
-        if other.identity:
+        if om == 1 and oa == 0 and type(oa) is not bool:
             return self
-        if self.m == 0:
-            value = other.apply(self.a)
+        sm, sa = self
+        if sm == 0:
+            value = other.apply(sa)
             assert isinstance(value, int)  # a map of an int or a bool is one (bool is an int)
             return Affine(0, value)
-        return Affine(self.m * other.m, other.m * self.a + other.a)
+        return Affine(sm * om, om * sa + oa)
 
     def apply(self, x: Amount) -> Amount:
         """The map's value at ``x`` (an int, a bool, a :class:`Huge` or UNBOUNDED)."""
-        if self.m == 0:
-            return self.a
-        if self.identity or x is UNBOUNDED or isinstance(x, bool):
+        m, a = self
+        if m == 0:
+            return a
+        if (m == 1 and a == 0 and type(a) is not bool) or x is UNBOUNDED or isinstance(x, bool):
             return x
         if isinstance(x, Huge):
-            return x.scale(self.m, self.a)
-        return self.m * x + self.a
+            return x.scale(m, a)
+        return m * x + a
 
 
 IDENTITY = Affine()
+
+#: Nobody (the players spared by a payment, when none pays).
+_NOBODY: frozenset[str] = frozenset()
 
 #: A per-player value's entry limits when it has none.
 _NO_LIMITS: "Mapping[str, Limits]" = {}
@@ -720,7 +729,7 @@ class Dynamics:
         if trace is not None and trace.joint is not None:
             trace.joint.begin(j)
         # 1. requirements (plain values, >=), before the application
-        for name, need in step.requires.items():
+        for name, need in step.requires.items() if step.requires else ():
             ok = holds(st.values[name], need, at_most=False)
             if trace is not None:
                 trace.guard(name, IDENTITY, need, False, ok)
@@ -752,7 +761,7 @@ class Dynamics:
         targets = self._targets(j, st, advance=True) if step.target is not None else None
         # 2. payments that don't end the loop (FORMAT item 25): each payer decides, and a payment
         # prevents the effect (with by = "target", only the payer's share).
-        spared: frozenset[str] = frozenset()
+        spared: frozenset[str] = _NOBODY
         if step.unless is not None and not step.unless.breaks:
             paid = self._payments(st, j, targets, touched, trace)
             if paid and step.unless.by != "target":
