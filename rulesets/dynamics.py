@@ -441,6 +441,9 @@ class Dynamics:
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
         self.owners = set_owners(self.steps)
         self._runs: dict[tuple[Count, Goal | None, tuple[tuple[int, str], ...]], Run] = {}
+        #: Where the loop left alone starts each phase: (position, the exact state there, who
+        #: left before it), recorded by its run (:meth:`_run`).
+        self._checkpoints: list[tuple[int, _State, tuple[Elimination, ...]]] = []
         self._pending: list[Elimination] = []
 
     # --- compiling -----------------------------------------------------------------------------
@@ -1111,6 +1114,17 @@ class Dynamics:
         self._pending = []
         self._inner_apps = 0
         eliminations: list[Elimination] = []
+        # The loop left alone records where each of its phases starts (:attr:`_checkpoints`); a
+        # run to a cut point then starts from the last phase start at or before it, not from the
+        # loop's start: the play from an exact state is the same whichever way it was reached.
+        natural = limit is UNBOUNDED and goal is None and not retire
+        if natural:
+            self._checkpoints = []
+        elif goal is None and not retire and self._checkpoints:
+            assert limit is not UNBOUNDED
+            start_at = next((c for c in reversed(self._checkpoints) if c[0] <= limit), None)
+            if start_at is not None:
+                st, eliminations = start_at[1].copy(), list(start_at[2])
         budget = PLAY_BUDGET
         # A step's ``times`` applications are played one by one: the budget is charged for them
         # *before* a stretch is played, so a stretch too long to play is refused at once.
@@ -1210,6 +1224,8 @@ class Dynamics:
                 st.retired,
                 st.replaced,
             )
+            if natural:
+                self._checkpoints.append((st.position, st.copy(), tuple(eliminations)))
 
     def _take(self) -> list[Elimination]:
         out, self._pending = list(self._pending), []
