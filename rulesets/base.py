@@ -729,7 +729,7 @@ class Ruleset:
         """
         facts = ctx.facts
         choosers = facts.optional_controllers
-        if not choosers and any(s.ends_loop for s in ctx.scenario.steps):
+        if not choosers and facts.event is not None:
             # "Repeat until you lose a flip": nobody's choice sustains it, an event ends it (FORMAT item 10).
             return None
         if not choosers:
@@ -795,7 +795,7 @@ class Ruleset:
         """A loop nobody can stop that runs until a chance or hidden event (FORMAT item 10):
         in every era it ends, with no fixed length."""
         facts = ctx.facts
-        event = next((s.ends_loop for s in ctx.scenario.steps if s.ends_loop), None)
+        event = facts.event
         if event is None or facts.optional_controllers or facts.unless_payers:
             return None
         if any(facts.deviation_point(p) is not None for p in ctx.scenario.players):

@@ -75,7 +75,7 @@ class Cr2004(Ruleset):
         """Rule 421 restricts nothing; where the scenario raises a question it is silent on, say so."""
         for what in self._silences(ctx):
             ctx.note(f"{self.name} says nothing about {what}; the loop is settled as any other (reading: no restriction).")
-        event = next((s.ends_loop for s in ctx.scenario.steps if s.ends_loop), None)
+        event = ctx.facts.event
         if event is not None:
             ctx.note(
                 f"{self.name} knows nothing of chance or of loops that may end on an unforeseen event. Reading taken "
@@ -86,14 +86,14 @@ class Cr2004(Ruleset):
 
     def _silences(self, ctx: Settlement) -> list[str]:
         """What this scenario asks that the 421 texts say nothing about."""
-        steps = ctx.scenario.steps
+        flags = ctx.facts.step_flags
         loop = ctx.scenario.loop
         checks = [
-            (any(s.random for s in steps), "loops that involve randomness"),
-            (any(s.conditional for s in steps), "conditional actions in a loop"),
+            ("random" in flags, "loops that involve randomness"),
+            ("conditional" in flags, "conditional actions in a loop"),
             (loop.spans_turns, "loops that continue across turns"),
             (loop.shortcut_before, "restarting a loop that was shortcut before"),
-            (any(s.hidden for s in steps), "choices that involve hidden information"),
+            ("hidden" in flags, "choices that involve hidden information"),
         ]
         return [what for flag, what in checks if flag]
 

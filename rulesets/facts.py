@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Mapping
 from .additive import Additive
 from .dynamics import Dynamics, Elimination, Event, Run, order_key
 from .outcome import StateValue
-from .scenario import Goal, Scenario, Step, set_owners
+from .scenario import EndsLoop, Goal, Scenario, Step, set_owners
 from .bignum import TooLarge
 from .values import UNBOUNDED, Count, CutPoint, Unsettleable, cached
 
@@ -537,6 +537,26 @@ class LoopFacts:
         return self.engine.goal_iterations(goal)
 
     # --- independent sets ----------------------------------------------------------------------
+
+    @cached
+    def step_flags(self) -> frozenset[str]:
+        """Which of ``random``, ``conditional``, ``hidden``, ``ends_loop`` and ``run`` some step of
+        the loop has (each era's restrictions ask; worked out once per loop)."""
+        steps = self.scenario.steps
+        return frozenset(
+            name for name, found in (
+                ("random", any(s.random for s in steps)),
+                ("conditional", any(s.conditional for s in steps)),
+                ("hidden", any(s.hidden for s in steps)),
+                ("ends_loop", any(s.ends_loop for s in steps)),
+                ("run", any(s.run is not None for s in steps)),
+            ) if found
+        )
+
+    @cached
+    def event(self) -> "EndsLoop | None":
+        """The first step's event that may end the loop (``ends_loop``, FORMAT item 10), or None."""
+        return next((s.ends_loop for s in self.scenario.steps if s.ends_loop), None)
 
     @cached
     def offers_payments(self) -> bool:

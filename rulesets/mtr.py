@@ -98,15 +98,15 @@ class Mtr2018(Cr2009Sept):
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """Conditional and non-deterministic loops, loops across turns, restarts."""
-        steps = ctx.scenario.steps
         loop = ctx.scenario.loop
-        if any(s.conditional for s in steps):
+        flags = ctx.facts.step_flags
+        if "conditional" in flags:
             self.mtr(ctx, "cannot include conditional actions", "loop actions must be identical in each iteration and cannot include conditional actions: this loop may not be shortcut.")
             return self._repeated_state(ctx)
-        if any(s.random for s in steps):
+        if "random" in flags:
             self.mtr(ctx, "Non-deterministic loops", "a loop that relies on probability (here, a random step) is non-deterministic and may not be shortcut; it is played out.")
             return self._repeated_state(ctx)
-        event = next((s.ends_loop for s in steps if s.ends_loop), None)
+        event = ctx.facts.event
         if event is not None:
             self.mtr(ctx, "Non-deterministic loops", f"whether “{event.when}” happens depends on information no one can predict: the loop is non-deterministic and may not be shortcut; it is played out.")
             ctx.note(

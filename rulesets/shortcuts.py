@@ -159,9 +159,9 @@ class Cr2009(Ruleset):
 
     def restrictions(self, ctx: Settlement) -> Decision | None:
         """729.2a: a shortcut can't include conditional actions; it may cross turns."""
-        steps = ctx.scenario.steps
         loop = ctx.scenario.loop
-        if any(s.run is not None for s in steps) and any(s.random or s.conditional for s in steps):
+        flags = ctx.facts.step_flags
+        if "run" in flags and ("random" in flags or "conditional" in flags):
             # FORMAT item 29: the nest's random or conditional part decides what comes next
             ctx.say(
                 self.rule("2a"),
@@ -171,10 +171,10 @@ class Cr2009(Ruleset):
                 "may still be proposed on its own (inner_results).",
             )
             return Decision(Result.NO_SHORTCUT)
-        if any(s.conditional for s in steps):
+        if "conditional" in flags:
             ctx.say(self.rule("2a"), "a shortcut can't include conditional actions, where the outcome of a game event determines the next action: this loop must be played out.")
             return Decision(Result.NO_SHORTCUT)
-        event = next((s.ends_loop for s in steps if s.ends_loop), None)
+        event = ctx.facts.event
         if event is not None:
             ctx.say(
                 self.rule("2a"),
@@ -186,7 +186,7 @@ class Cr2009(Ruleset):
                 f"action depend on whether it happened, which {self.number}.2a does not allow in a shortcut."
             )
             return Decision(Result.NO_SHORTCUT)
-        if any(s.random for s in steps):
+        if "random" in flags:
             ctx.note(
                 f"{self.number}.2a forbids conditional actions but not randomness as such. Reading taken: a random step whose "
                 f"result does not decide the next action may be shortcut (though {self.number}.2a also speaks of the "
@@ -196,7 +196,7 @@ class Cr2009(Ruleset):
             ctx.say(self.rule("2a"), "the proposed sequence \u201cmay even cross multiple turns\u201d.")
         if loop.shortcut_before:
             ctx.note(f"Rule {self.number} has no rule against restarting a loop that was shortcut before; it is settled as if new.")
-        if any(s.hidden for s in steps):
+        if "hidden" in flags:
             ctx.note(f"Rule {self.number} says nothing about choices involving hidden information; no judge is called for.")
         return None
 

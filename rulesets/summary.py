@@ -81,7 +81,7 @@ class Summary1998(Ruleset):
             ctx.note("G.21 leaves loops with randomness to the judge: the text gives no outcome, so the result is 'unspecified' and a judge is needed.")
             return Decision(Result.UNSPECIFIED)
         loop = ctx.scenario.loop
-        event = next((s.ends_loop for s in steps if s.ends_loop), None)
+        event = ctx.facts.event
         if event is not None:
             ctx.note(
                 "G.21 knows nothing of loops that may end on an unforeseen event. Reading taken (docs/DOMAIN.md section 6): "
@@ -90,7 +90,7 @@ class Summary1998(Ruleset):
         for flag, what in (
             (loop.spans_turns, "loops that continue across turns"),
             (loop.shortcut_before, "restarting a loop (G.21.2 says stopping a loop \u201cdoes not stop the player from starting the loop again\u201d)"),
-            (any(s.hidden for s in steps), "choices that involve hidden information"),
+            ("hidden" in ctx.facts.step_flags, "choices that involve hidden information"),
         ):
             if flag:
                 ctx.note(f"G.21 says nothing about {what}; the loop is settled as any other (reading).")
