@@ -132,7 +132,7 @@ _NO_LIMITS: "Mapping[str, Limits]" = {}
 
 def power(f: Affine, s: int, x: Amount) -> Amount:
     """``f`` applied ``s`` times to ``x``, in closed form (exact; huge values as expressions)."""
-    if s == 0 or f.identity:
+    if s == 0 or (f.m == 1 and f.a == 0 and type(f.a) is not bool):  # f.identity, inline
         return x
     if f.m == 0:
         return f.a
@@ -196,7 +196,7 @@ def first_block(x0: Amount, f: Affine, q: Affine, bound: int, at_most: bool, sta
         return holds(y, yb, at_most)
 
     m, a = f.m, f.a
-    if m == 0 or f.identity:
+    if m == 0 or (m == 1 and a == 0 and type(a) is not bool):  # f.identity, inline
         return start if ok(power(f, start, x0)) else None
     y_start = power(f, start, x0)
     if ok(y_start):
@@ -444,6 +444,7 @@ class Dynamics:
         #: Where the loop left alone starts each phase: (position, the exact state there, who
         #: left before it), recorded by its run (:meth:`_run`).
         self._checkpoints: list[tuple[int, _State, tuple[Elimination, ...]]] = []
+        self._natural: Run | None = None
         self._pending: list[Elimination] = []
 
     # --- compiling -----------------------------------------------------------------------------
@@ -1103,9 +1104,12 @@ class Dynamics:
         if counts is not None:
             retire = tuple(sorted((c * self.size, p) for p, c in counts.items() if c is not UNBOUNDED))
         key = (limit, goal, retire)
-        if key not in self._runs:
-            self._runs[key] = self._run(limit, goal, list(retire))
-        return self._runs[key]
+        found = self._runs.get(key)
+        if found is None:
+            found = self._runs[key] = self._run(limit, goal, list(retire))
+            if limit is UNBOUNDED and goal is None and not retire:
+                self._natural = found
+        return found
 
     def _run(self, limit: Count, goal: Goal | None, retire: list[tuple[int, str]] | None = None) -> Run:
         retire = retire or []
@@ -1294,7 +1298,10 @@ class Dynamics:
     @property
     def natural(self) -> Run:
         """The loop left alone, nobody deviating: where (and how) it stops, if it does."""
-        return self.run(UNBOUNDED)
+        run = self._natural
+        if run is None:
+            run = self._natural = self.run(UNBOUNDED)
+        return run
 
     def state_at(self, point: CutPoint) -> "dict[str, StateValue]":
         """Every tracked value at a cut point (a point past the loop's stop: the state there)."""
@@ -1376,7 +1383,7 @@ class Dynamics:
         # The play is the same up to ``position`` whether or not the run stops there, and an
         # elimination is recorded where it happens: the natural run, where it is already worked
         # out, answers without replaying the loop from the start.
-        run = self._runs.get((position, None, ())) or self._runs.get((UNBOUNDED, None, ())) or self.run(position)
+        run = self._runs.get((position, None, ())) or self._natural or self.run(position)
         return [e for e in run.eliminations if e.key <= key]
 
     @property
