@@ -542,16 +542,19 @@ class LoopFacts:
     def step_flags(self) -> frozenset[str]:
         """Which of ``random``, ``conditional``, ``hidden``, ``ends_loop`` and ``run`` some step of
         the loop has (each era's restrictions ask; worked out once per loop)."""
-        steps = self.scenario.steps
-        return frozenset(
-            name for name, found in (
-                ("random", any(s.random for s in steps)),
-                ("conditional", any(s.conditional for s in steps)),
-                ("hidden", any(s.hidden for s in steps)),
-                ("ends_loop", any(s.ends_loop for s in steps)),
-                ("run", any(s.run is not None for s in steps)),
-            ) if found
-        )
+        found: set[str] = set()
+        for s in self.scenario.steps:
+            if s.random:
+                found.add("random")
+            if s.conditional:
+                found.add("conditional")
+            if s.hidden:
+                found.add("hidden")
+            if s.ends_loop:
+                found.add("ends_loop")
+            if s.run is not None:
+                found.add("run")
+        return frozenset(found)
 
     @cached
     def event(self) -> "EndsLoop | None":
