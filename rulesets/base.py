@@ -123,8 +123,12 @@ class Settlement:
         self.transcript.append(f"{rule}: {text}")
         if rule not in self.rules:
             self.rules.append(rule)
-        keys = [quote] if isinstance(quote, str) else list(quote or [rule])
-        for key in keys:
+        if quote is None or isinstance(quote, str):  # one text to quote: the common case
+            key = rule if quote is None else quote
+            if key not in self.quotes:
+                self.quotes.append(key)
+            return
+        for key in quote or [rule]:
             if key not in self.quotes:
                 self.quotes.append(key)
 
@@ -263,6 +267,8 @@ class Settlement:
         probability r = 1 - (1 - p)^times, and the expected number of complete iterations at
         the stop (the event, or the outcome's own cut) is a finite geometric sum, exact.
         """
+        if self.facts.event is None:
+            return None, None  # no step has an event (the common case, asked of the loop's facts once)
         steps = self.scenario.steps
         at = next((i for i, s in enumerate(steps) if s.ends_loop), None)
         if at is None or decision.result in (Result.DRAW, Result.NO_RESTART, Result.UNSPECIFIED):
