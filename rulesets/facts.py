@@ -60,7 +60,7 @@ class LoopFacts:
         #: Every player at the loop's start, in seat order (the same in :meth:`among`'s views).
         self.seating: tuple[str, ...] = scenario.players
         # choice_steps, asked many times by every procedure; it depends on the steps only.
-        self._choice_steps: dict[tuple[str, bool], tuple[int, ...]] = {}
+        self._choice_steps: dict[tuple[str, bool] | tuple[()], tuple[int, ...]] = {}
         # deviation_point by player: it depends on the scenario's intents (a view has its own).
         self._deviation: dict[str, CutPoint | None] = {}
         order = scenario.players
@@ -167,16 +167,21 @@ class LoopFacts:
 
         Their optional steps and, with ``unless``, the steps whose "unless" cost they could pay.
         """
-        key = (player, unless)
-        found = self._choice_steps.get(key)
-        if found is None:
+        table = self._choice_steps
+        if not table:
+            # every player's, worked out in one pass over the steps (the key () marks it done)
             sustaining = self.sustaining
-            found = self._choice_steps[key] = tuple(
-                i
-                for i, s in enumerate(self.scenario.steps)
-                if (s.by == player and sustaining(s)) or (unless and s.unless and s.unless.breaks and s.unless.by == player)
-            )
-        return found
+            found: dict[tuple[str, bool], list[int]] = {}
+            for i, s in enumerate(self.scenario.steps):
+                own = s.by if sustaining(s) else None
+                if own is not None:
+                    found.setdefault((own, False), []).append(i)
+                    found.setdefault((own, True), []).append(i)
+                if s.unless and s.unless.breaks and s.unless.by != own:
+                    found.setdefault((s.unless.by, True), []).append(i)
+            table.update({key: tuple(steps) for key, steps in found.items()})
+            table[()] = ()
+        return table.get((player, unless), ())
 
     def choice_points(self, player: str) -> tuple[int, ...]:
         """Indexes of the ``choice = true`` steps at which ``player`` could choose otherwise."""
