@@ -18,7 +18,7 @@ from typing import Callable, Iterator, Mapping, NamedTuple, Union
 from .dynamics import Elimination, Event
 from .outcome import StateValue
 from .scenario import EndsWhen, Goal, Scenario, Step, set_owners
-from .values import UNBOUNDED, Count, CutPoint, Unbounded, Value
+from .values import UNBOUNDED, Count, CutPoint, Unbounded, Value, cached
 
 
 class _Affine(NamedTuple):
@@ -67,7 +67,12 @@ class Additive:
                 # a step that doesn't touch the value leaves the prefix as it was
                 maps.append(maps[-1].then(_step_map(step, name)) if name in step.add or name in step.set else maps[-1])
             self._prefix[name] = maps
-        self._owners = set_owners(scenario.steps)
+
+    @cached
+    def owners(self) -> tuple[str | None, ...]:
+        """Which independent set each step belongs to (:func:`.scenario.set_owners`); only
+        independent sets ask, so it is worked out when first asked for."""
+        return set_owners(self.scenario.steps)
 
     # --- the engine's questions (the same as Dynamics answers) ------------------------------------
 
@@ -215,7 +220,7 @@ class Additive:
             value: Value = self._start(name)
             done = 0
             for bound in bounds:
-                running = [s for s, o in zip(self.scenario.steps, self._owners) if o is None or _reaches(counts.get(o, 0), bound)]
+                running = [s for s, o in zip(self.scenario.steps, self.owners) if o is None or _reaches(counts.get(o, 0), bound)]
                 whole = _Affine()
                 for s in running:
                     whole = whole.then(_step_map(s, name))
@@ -254,7 +259,7 @@ class Additive:
         bounds: list[Count] = list(finite) + ([UNBOUNDED] if UNBOUNDED in counts.values() else [])
         done = 0
         for bound in bounds:
-            running = tuple(i for i, o in enumerate(self._owners) if o is None or _reaches(counts.get(o, 0), bound))
+            running = tuple(i for i, o in enumerate(self.owners) if o is None or _reaches(counts.get(o, 0), bound))
             reps: Count = UNBOUNDED if bound is UNBOUNDED else bound - done
             yield done, running, reps
             if bound is not UNBOUNDED:
