@@ -62,10 +62,16 @@ class Additive:
         # prefix[name][k] is the map of the first k steps of an iteration.
         self._prefix: dict[str, list[_Affine]] = {}
         for name in scenario.state:
-            maps = [_IDENTITY]
+            last = _IDENTITY
+            maps = [last]
             for step in scenario.steps:
-                # a step that doesn't touch the value leaves the prefix as it was
-                maps.append(maps[-1].then(_step_map(step, name)) if name in step.add or name in step.set else maps[-1])
+                # last.then(_step_map(step, name)), inlined: an assignment replaces the prefix,
+                # an addition adds to it, and a step that doesn't touch the value leaves it
+                if name in step.set:
+                    last = _Affine(True, step.set[name], step.add.get(name, 0))
+                elif name in step.add:
+                    last = _Affine(last.assigns, last.assign, last.delta + step.add[name])
+                maps.append(last)
             self._prefix[name] = maps
 
     @cached
