@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Mapping
 from .additive import Additive
 from .dynamics import Dynamics, Elimination, Event, Run, order_key
 from .outcome import StateValue
-from .scenario import EndsLoop, Goal, Scenario, Step, set_owners
+from .scenario import Breaker, EndsLoop, Goal, LoopFlags, Scenario, Step, set_owners
 from .bignum import TooLarge
 from .values import UNBOUNDED, Count, CutPoint, Unsettleable, cached
 
@@ -24,7 +24,7 @@ from .values import UNBOUNDED, Count, CutPoint, Unsettleable, cached
 #: under many intent tables one after another; memory stays flat however many loops are settled).
 SHARED = 256
 
-_shared: "OrderedDict[tuple[tuple[str, ...], str], LoopFacts]" = OrderedDict()
+_shared: "OrderedDict[tuple[tuple[str, ...], LoopFlags, tuple[Breaker, ...], str], LoopFacts]" = OrderedDict()
 
 
 def facts_of(scenario: Scenario) -> "LoopFacts":

@@ -439,7 +439,7 @@ class Scenario:
         return self.intents.get(player, NEVER)
 
     @cached
-    def loop_key(self) -> tuple[tuple[str, ...], str]:
+    def loop_key(self) -> tuple[tuple[str, ...], "LoopFlags", tuple["Breaker", ...], str]:
         """What identifies the loop itself, whatever its players intend and however it is titled:
         equal loops share their worked-out facts (:func:`.facts.facts_of`)."""
         # Each step's repr is kept on the step (most of the key's cost; equal loops made by
@@ -450,10 +450,11 @@ class Scenario:
             if text is None:
                 text = step.__dict__["_repr"] = repr(step)
             steps.append(text)
-        # A tuple of strings, not one string: the steps' texts are not quoted again (a repr of
-        # their repr), and each keeps its hash.
-        rest = (self.players, self.active, self.state, self.loop, self.breakers, self.format, self.limits, self.entry_limits, self.ends)
-        return tuple(steps), repr(rest)
+        # A tuple, not one string: the steps' texts are not quoted again (a repr of their repr),
+        # each keeps its hash, and the loop's flags and breakers (frozen, hashable) are
+        # compared as values, not written out; the rest (mappings) by its repr.
+        rest = (self.players, self.active, self.state, self.format, self.limits, self.entry_limits, self.ends)
+        return tuple(steps), self.loop, self.breakers, repr(rest)
 
     def with_intents(self, intents: Mapping[str, Intent]) -> "Scenario":
         """The same loop with other intents (its facts are shared: :func:`.facts.facts_of`)."""
