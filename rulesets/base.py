@@ -132,6 +132,18 @@ class Settlement:
             if key not in self.quotes:
                 self.quotes.append(key)
 
+    def _quotes(self) -> tuple[tuple[str, str], ...]:
+        """Each quoted rule with its text (:meth:`_quote`): straight from the cached look-up when
+        the ruleset doesn't override :meth:`Ruleset.quote` (a plugin may), one call per text."""
+        cls = type(self.ruleset)
+        if cls.quote is Ruleset.quote:
+            try:
+                # A class is hashable; mypy does not see type[...] as Hashable (python/mypy#11470).
+                return tuple([(key, _quote(cls, key)) for key in self.quotes])  # type: ignore[arg-type]
+            except KeyError:
+                pass  # a text the sources lack: each quote its own way, below
+        return tuple((key, self._quote(key)) for key in self.quotes)
+
     def _quote(self, key: str) -> str:
         try:
             return self.ruleset.quote(key)
@@ -250,7 +262,7 @@ class Settlement:
             rules=tuple(self.rules),
             notes=tuple(self.notes),
             transcript=tuple(self.transcript),
-            quotes=tuple((key, self._quote(key)) for key in self.quotes),
+            quotes=self._quotes(),
             ended_by=decision.ended_by if decision.result in (Result.ENDS, Result.DRAW) else None,
             eliminated=eliminated,
             stopped_by=stopped_by,
