@@ -23,6 +23,8 @@ import tempfile
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(HERE, "benchmarks")
+sys.path.insert(0, BENCH)
+from bench import _option  # noqa: E402  (the options are read as bench.py reads its own)
 
 CHILD = """
 import dataclasses, importlib, sys
@@ -40,15 +42,6 @@ if {settle}:
             r.settle(dataclasses.replace(s))
 print(bench._module("rulesets").__file__, len(rulesets) * len(scenarios))
 """
-
-
-def _option(name: str, default: str | None = None) -> str | None:
-    for i, arg in enumerate(sys.argv[1:], 1):
-        if arg == name and i + 1 < len(sys.argv):
-            return sys.argv[i + 1]
-        if arg.startswith(name + "="):
-            return arg.split("=", 1)[1]
-    return default
 
 
 def _instructions(env: dict[str, str], code: str, scratch: str) -> tuple[int, str, int]:

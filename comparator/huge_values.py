@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from ..rulesets.bignum import iroot
+
 __all__ = ["HugeValueError", "Written", "parse", "same"]
 
 _OUTER = re.compile(r"\((?P<body>.+)\)/(?P<k>[0-9]+)")
@@ -129,21 +131,11 @@ def _exponent(text: str) -> int:
 def _root(m: int) -> tuple[int, int]:
     """(r, p) with r**p == m and p as large as possible (m >= 2): 4^(E) is 2^(2*E)."""
     for p in range(m.bit_length(), 1, -1):
-        r = _iroot(m, p)
+        r = iroot(m, p)
         if r >= 2 and r**p == m:
             inner, q = _root(r)
             return inner, p * q
     return m, 1
-
-
-def _iroot(n: int, e: int) -> int:
-    """The integer part of the e-th root of n >= 0."""
-    x = 1 << ((n.bit_length() + e - 1) // e)
-    while True:
-        y = ((e - 1) * x + n // x ** (e - 1)) // e
-        if y >= x:
-            return x
-        x = y
 
 
 def _expected(body: str, at: int) -> str:

@@ -192,7 +192,7 @@ def _exact_root(m: int, p: int) -> int | None:
     """The integer r >= 2 with r**p == m, if there is one."""
     bits = m.bit_length()
     if bits // p > 30:  # (the float estimate below is exact to well under 1 for roots of up to 31 bits)
-        r = _iroot(m, p)
+        r = iroot(m, p)
     else:
         # Few bits in the root: its nearest candidate from the logarithm, checked exactly.
         shift = max(0, bits - 64)
@@ -203,7 +203,7 @@ def _exact_root(m: int, p: int) -> int | None:
     return r if r >= 2 and r**p == m else None
 
 
-def _iroot(n: int, e: int) -> int:
+def iroot(n: int, e: int) -> int:
     """The integer part of the e-th root of n >= 0 (Newton's method on integers)."""
     if n < 2:
         return n
@@ -267,7 +267,7 @@ def _shortest_int(n: int) -> str:
     if n < 4:
         return best[2]
     for b in range(2, n.bit_length() + 1):
-        a = _iroot(n, b)
+        a = iroot(n, b)
         if a >= 2 and a**b == n:
             text = f"{a}^{b}"
             best = min(best, (len(text), a, text))

@@ -29,7 +29,7 @@ def huge(c: int = 1, base: int = 2, exponent: int = GOOGOL, d: int = 0, k: int =
 @pytest.mark.parametrize("e", [1, 2, 3, 5, 7])
 def test_integer_root_is_the_floor_of_the_real_root(e):
     for n in list(range(0, 300)) + [10**30 - 1, 10**30, 10**30 + 1, 2**64, 3**40 - 1]:
-        r = bignum._iroot(n, e)
+        r = bignum.iroot(n, e)
         assert r**e <= n < (r + 1) ** e, (n, e, r)
 
 
