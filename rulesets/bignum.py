@@ -260,18 +260,58 @@ def power_value(c: int, base: int, exponent: int, d: int = 0, k: int = 1) -> "Hu
     return _make(c, base, exponent, d, k)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)
 def _shortest_int(n: int) -> str:
     """``n`` in decimal or as ``A^B``, whichever is shorter (smallest A among equally short)."""
     best = (len(str(n)), n, str(n))
     if n < 4:
         return best[2]
-    for b in range(2, n.bit_length() + 1):
-        a = iroot(n, b)
-        if a >= 2 and a**b == n:
+    root, most = _perfect_power(n)
+    # n = A^B exactly for the B that divide ``most`` (A = root^(most/B)), and for no other B
+    for b in range(2, most + 1):
+        if most % b == 0:
+            a = root ** (most // b)
             text = f"{a}^{b}"
             best = min(best, (len(text), a, text))
     return best[2]
+
+
+#: Primes that, dividing ``n``, bound which powers ``n`` can be (:func:`_perfect_power`).
+_SMALL_PRIMES = (2, 3, 5, 7, 11, 13)
+
+
+def _perfect_power(n: int) -> tuple[int, int]:
+    """``(A, B)`` with ``n = A^B`` and B as large as can be (B = 1 when ``n`` is no power), ``n >= 4``.
+
+    n = A^B makes B divide the exponent of every prime in n: the exponents of the small primes
+    that divide n narrow B to the primes of their gcd; only those (or, when no small prime
+    divides n, every prime up to n's bit length) are tried, each as often as it divides B.
+    """
+    g, m = 0, n
+    for q in _SMALL_PRIMES:
+        v = 0
+        while m % q == 0:
+            m //= q
+            v += 1
+        if v:
+            g = math.gcd(g, v)
+            if g == 1:
+                return n, 1
+    limit = g or n.bit_length()
+    root, most = n, 1
+    for p in range(2, limit + 1):
+        if (g and limit % p) or not _is_prime(p):
+            continue
+        while True:
+            r = iroot(root, p)
+            if r < 2 or r**p != root:
+                break
+            root, most = r, most * p
+    return root, most
+
+
+def _is_prime(p: int) -> bool:
+    return p >= 2 and all(p % d for d in range(2, math.isqrt(p) + 1))
 
 
 def _shortest_power(root: int, exponent: int) -> tuple[int, int]:

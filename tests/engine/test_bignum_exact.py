@@ -67,6 +67,30 @@ def test_shortest_int_prefers_the_smallest_base_among_equally_short_powers():
     assert bignum._shortest_int(1000) == "10^3"
 
 
+def _shortest_by_definition(n: int) -> str:
+    """The definition, tried exponent by exponent (the slow way bignum.py no longer takes)."""
+    best = (len(str(n)), n, str(n))
+    for b in range(2, n.bit_length() + 1):
+        a = round(n ** (1 / b)) if n < 2**1000 else bignum.iroot(n, b)
+        for a in (a - 1, a, a + 1):
+            if a >= 2 and a**b == n:
+                best = min(best, (len(f"{a}^{b}"), a, f"{a}^{b}"))
+    return best[2]
+
+
+@pytest.mark.parametrize(
+    "n",
+    # powers of small primes and of numbers with none (1000003 and 1000033 are prime); mixed
+    # exponents whose gcd is 1 (no power) or not; exponents that are themselves powers
+    [4, 8, 12, 36, 64, 2**60, 6**30, 2**6 * 3**9, 2**4 * 3**6, 12**12 * 5, 1000003**6, (1000003 * 1000033) ** 4,
+     1000003**2 * 1000033**3, 1000003**7, 17**11 * 19**22, 10**99, 3 * 10**99 // 7, 2**(3**4), 7**128, 17**64 * 19**64, 13**60 - 1],
+)
+def test_shortest_int_agrees_with_the_definition(n):
+    # The search narrows the exponents by the small primes' exponents in n: each branch of it
+    # against the exponent-by-exponent definition.
+    assert bignum._shortest_int(n) == _shortest_by_definition(n)
+
+
 def test_shortest_power_moves_factors_of_the_exponent_into_the_base_when_shorter():
     assert bignum._shortest_power(2, 2 * GOOGOL) == (4, GOOGOL)
     assert bignum._shortest_power(2, 3 * GOOGOL) == (8, GOOGOL)
