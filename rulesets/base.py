@@ -236,7 +236,7 @@ class Settlement:
             point = decision.point
             steps = point.steps
             state = dict(decision.end_state) if decision.end_state is not None else facts.state_at(point)
-            last = facts.last_step_before(point)
+            last = facts.last_performed_before(point)
             last_action = last.by if last else None
             iterations = point.iterations
             if decision.per_player:

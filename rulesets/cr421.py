@@ -202,7 +202,7 @@ class Cr2004(Ruleset):
                 ctx.say("421.3", f"{player} agrees to {describe_count(number)}: the loop continues that many times plus the fraction that gives {player} the last word.")
         deviator = holder
         point = self.last_word_point(ctx, involved, number, deviator)
-        last = facts.last_step_before(point)
+        last = facts.last_performed_before(point)
         ctx.say(
             "421.3",
             f"the loop stops {point.describe()}: {last.by if last else 'nobody'} has acted last and {deviator}, next to act, does something different.",

@@ -18,7 +18,7 @@ from .dynamics import Dynamics, Elimination, Event, Run, order_key
 from .outcome import StateValue
 from .scenario import Breaker, EndsLoop, Goal, LoopFlags, Scenario, Step, set_owners
 from .bignum import TooLarge
-from .values import UNBOUNDED, Count, CutPoint, Unsettleable, cached
+from .values import UNBOUNDED, Count, CutPoint, Unsettleable, cached, higher
 
 #: How many loops' facts are kept for equal loops to share (the atlas settles each loop shape
 #: under many intent tables one after another; memory stays flat however many loops are settled).
@@ -510,6 +510,36 @@ class LoopFacts:
             return None
         return self.scenario.steps[-1]
 
+    def last_performed_before(self, point: CutPoint) -> Step | None:
+        """The step performed last before the cut (its controller is the outcome's
+        ``last_action``): :meth:`last_step_before`, passing over the steps of players who had
+        left the game by then (FORMAT item 6: their steps drop out); None if none was performed.
+
+        In closed form: for each player, the last of their steps before the cut or before they
+        left, whichever comes first; the latest of those is the last step performed."""
+        last = self.last_step_before(point)
+        if last is None or point.inner is not None:
+            return last
+        gone = {e.player: e for e in self.eliminations_until(point)}
+        if last.by not in gone:
+            return last
+        size, steps = self.size, self.scenario.steps
+        if point.unbounded:
+            # Whoever left did so a bounded number of iterations in: an unbounded number later,
+            # only the steps of those still in the game are performed.
+            return next((steps[(point.steps - back) % size] for back in range(1, size + 1)
+                         if steps[(point.steps - back) % size].by not in gone), None)
+        cut = self.position(point)
+        latest = -1
+        for j, step in enumerate(steps):
+            left = gone.get(step.by)
+            # steps at positions before ``until`` were performed: a player who left at point w
+            # performed none from w on; one who left inside the run of the step at w performed it
+            until = cut if left is None else min(cut, left.position + (left.inner is not None))
+            if until > j:
+                latest = max(latest, until - 1 - (until - 1 - j) % size)
+        return steps[latest % size] if latest >= 0 else None
+
     # --- what ------------------------------------------------------------------------------------
 
     def value_at(self, name: str, point: CutPoint) -> "StateValue":
@@ -627,14 +657,25 @@ class LoopFacts:
         return set_owners(self.scenario.steps)
 
     def counts_at(self, point: CutPoint, players: Iterable[str]) -> dict[str, Count]:
-        """How many times each player's set has been performed at a single cut point."""
+        """How many times each player's set has been performed at a single cut point: the
+        iterations it began, counting the current one once its player's first choice step has
+        had its turn; for a player who left the game before the cut, those it began before they
+        left (their steps drop out there, FORMAT item 6)."""
+        gone = {e.player: self.point(e.position) for e in self.eliminations_until(point)}
         out: dict[str, Count] = {}
         for p in players:
-            first = self.first_choice(p)
-            extra = 1 if first is not None and first < point.steps else 0
-            n = point.iterations
-            out[p] = n if n is UNBOUNDED else n + extra
+            left = gone.get(p)
+            out[p] = self._begun(p, left if left is not None and (point.unbounded or self.before(left, point)) else point)
         return out
+
+    def _begun(self, player: str, point: CutPoint) -> Count:
+        """The iterations of ``player``'s set begun at ``point``: the current one counts once
+        their first choice step has had its turn."""
+        n = point.iterations
+        if n is UNBOUNDED:
+            return n
+        first = self.first_choice(player)
+        return n + (1 if first is not None and first < point.steps else 0)
 
     @property
     def sets_by_engine(self) -> bool:
@@ -659,13 +700,12 @@ class LoopFacts:
         if hit is None:
             return None
         n, k, state = hit
+        # a player who left before the stop performed their set's iterations only until then
+        gone = {e.player: self.point(e.position) for e in self.sets_run(counts).eliminations} if self.sets_by_engine else {}
         reached: dict[str, Count] = {}
         for p, c in counts.items():
-            if c is not UNBOUNDED and c <= n:
-                reached[p] = c
-            else:
-                first = self.first_choice(p)
-                reached[p] = n + (1 if first is not None and first < k else 0)
+            began = self._begun(p, gone.get(p, CutPoint(n, k)))
+            reached[p] = c if c is not UNBOUNDED and not higher(c, began) else began
         return reached, state
 
     def state_with_counts(self, counts: Mapping[str, Count]) -> "dict[str, StateValue]":
