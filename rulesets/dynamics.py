@@ -436,6 +436,8 @@ class Dynamics:
         #: The most applications one step makes (a step's ``times``): the play budget's unit.
         self._most_times = max(1, max((s.times for s in self.steps), default=1))
         self._periods: dict[tuple[frozenset[str], frozenset[str | None]], int] = {}
+        #: The targets of a step whose ``target`` is ``each`` or ``fixed``, by the players present.
+        self._still_targets: dict[tuple[int, tuple[str, ...]], tuple[str, ...]] = {}
         #: Format 3 amounts couple the values: the blocks then follow their joint map (:mod:`.joint`).
         self.joint = self._joint()
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
@@ -762,7 +764,15 @@ class Dynamics:
             maps = {name: f if name in step.set or name not in step.amounts else f.then(Affine(1, self.joint.evaluate(step.amounts[name], st.values)))
                     for name, f in maps.items()}
         touched: list[Component] = []
-        targets = self._targets(j, st, advance=True) if step.target is not None else None
+        targets: tuple[str, ...] | None = None
+        if step.target is not None:
+            if step.target.order == "rotate":
+                targets = self._targets(j, st, advance=True)
+            else:  # "each" and "fixed" depend only on who is present: worked out once per step and table of players
+                key = (j, st.present)
+                targets = self._still_targets.get(key)
+                if targets is None:
+                    targets = self._still_targets[key] = self._targets(j, st, advance=False)
         # 2. payments that don't end the loop (FORMAT item 25): each payer decides, and a payment
         # prevents the effect (with by = "target", only the payer's share).
         spared: frozenset[str] = _NOBODY
@@ -773,6 +783,9 @@ class Dynamics:
             spared = frozenset(paid)
         # 3. mul, add, set; 4. clamp
         values = st.values
+        position = st.position
+        # the block's trace, kept inline (_Trace.apply without amounts): a call per application costs
+        traced = trace if trace is not None and trace.joint is None else None
         for name, f in maps.items():
             comps: Sequence[Component]
             if name in self.per_player:
@@ -803,8 +816,16 @@ class Dynamics:
                         if above:
                             y, g = limit.max, Affine(0, limit.max)
                 values[comp] = y
-                if trace is not None:
-                    trace.apply(comp, g, st.position, clamped=g is not f)
+                if traced is not None:
+                    fs = traced.maps.get(comp)
+                    if fs is None:
+                        traced.maps[comp] = [g]
+                        traced.positions[comp] = [position]
+                    else:
+                        fs.append(g)
+                        traced.positions[comp].append(position)
+                elif trace is not None:
+                    trace.apply(comp, g, position, clamped=g is not f)
                 touched.append(comp)
         # 5. ends, in file order, on what changed
         return self._check_ends(st, j, app, touched, trace) or run_left
@@ -869,24 +890,31 @@ class Dynamics:
         ends = self._every_end if every else self._ends_at[j]
         if not ends or not touched:
             return None
-        touched_set = set(touched)
+        # each value touched once, in the order touched (which of them an end checks first
+        # doesn't matter: a block's jump takes the earliest flip of all its guards)
+        once = touched if len(touched) == 1 else list(dict.fromkeys(touched))
+        present = st.present
+        values = st.values
         losers: list[tuple[str, str]] = []
         terminal: End | None = None
         replacing: list[tuple[int, str | None]] = []
         for index, end in ends:
-            if end.loses is not None and end.loses not in st.present:
+            if end.loses is not None and end.loses not in present:
                 continue  # an end that names a player who left drops out
             if self.resolution and end.loses_someone:
                 continue  # nobody loses inside one resolution (FORMAT item 18): see losses_at
-            comps: list[Component]
-            if end.value in self.per_player:
-                comps = [(end.value, p) for p in st.present if (end.value, p) in touched_set and p not in end.exempt]
-            else:
-                comps = [end.value] if end.value in touched_set else []
-            for comp in comps:
-                hit = holds(st.values[comp], end.bound, end.at_most)
+            name, bound, at_most = end.value, end.bound, end.at_most
+            for comp in once:
+                if type(comp) is tuple:
+                    if comp[0] != name or comp[1] not in present or comp[1] in end.exempt:
+                        continue
+                elif comp != name:
+                    continue
+                value = values[comp]
+                # holds(), inlined for a plain integer
+                hit = (value <= bound if at_most else value >= bound) if type(value) is int else holds(value, bound, at_most)
                 if trace is not None:
-                    trace.guard(comp, IDENTITY, end.bound, end.at_most, hit)
+                    trace.guard(comp, IDENTITY, bound, at_most, hit)
                 if not hit:
                     continue
                 if end.instead is not None:
