@@ -298,7 +298,10 @@ class Settlement:
             return None, None  # the event's step is never reached before the stop
         if event.chance is None:
             return event.when, None
-        chance = 1 - (1 - event.chance) ** steps[at].times
+        # r = 1 - (1-p)^times; 1 - r = a/b exactly, in integers (p = u/v: a = (v-u)^times, b = v^times)
+        u, v = event.chance.numerator, event.chance.denominator
+        a, b = (v - u) ** steps[at].times, v ** steps[at].times
+        chance = Fraction(b - a, b)
         after_last = 1 if at == len(steps) - 1 else 0  # an event at the last step counts the iteration
         if cut.iterations is UNBOUNDED:
             expected = (1 - chance) / chance + after_last
@@ -314,12 +317,13 @@ class Settlement:
                 "expected_iterations is null."
             )
             return event.when, None
-        miss = 1 - chance
-        # sum_{i < N} r (1-r)^i (i + s) + (1-r)^N * n, with N chances and n the cut's iterations
-        tail = miss**chances
-        geometric = (miss - tail * (chances * chance + miss)) / chance  # sum_{i<N} r (1-r)^i i
-        expected = geometric + after_last * (1 - tail) + tail * cut.iterations
-        return event.when, Fraction(expected)
+        # sum_{i < N} r (1-r)^i (i + s) + (1-r)^N * n, with N chances and n the cut's iterations:
+        # with (1-r)^N = a^N/b^N, sum_{i<N} r (1-r)^i i = (a b^N - a^N (N (b-a) + a)) / (b^N (b-a)),
+        # the whole sum over the one denominator b^N (b-a), reduced once (Fraction arithmetic
+        # reduces every intermediate: a tenth of the atlas's time went there)
+        aN, bN = a**chances, b**chances
+        numerator = a * bN - aN * (chances * (b - a) + a) + after_last * (bN - aN) * (b - a) + cut.iterations * aN * (b - a)
+        return event.when, Fraction(numerator, bN * (b - a))
 
     # --- vocabulary shared by every ruleset's transcript ------------------------------------------
 
