@@ -25,9 +25,8 @@ Values too large to write (more than 1,000 digits) are kept as exact expressions
 
 from __future__ import annotations
 
-import dataclasses
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import Iterable, Mapping, NamedTuple, Sequence, Union
 
@@ -343,31 +342,48 @@ class AfterCut:
     state: "dict[str, StateValue]"
 
 
-@dataclass
 class _State:
-    values: dict[Component, Amount]
-    pointers: dict[int, str]
-    present: tuple[str, ...]
-    position: int
-    retired: frozenset[str | None] = frozenset()
-    """Independent sets that have run their own number of times: their steps are skipped."""
-    replaced: tuple["Replacement", ...] = ()
-    """The ends whose action was replaced once (``instead``, FORMAT item 26), in order."""
+    """Where play is: the values, each rotating step's last target, who is present, the position.
+
+    A plain class with slots (not a dataclass): the engine makes one per block it plays."""
+
+    __slots__ = ("values", "pointers", "present", "position", "retired", "replaced")
+
+    def __init__(
+        self,
+        values: dict[Component, Amount],
+        pointers: dict[int, str],
+        present: tuple[str, ...],
+        position: int,
+        retired: frozenset[str | None] = frozenset(),
+        replaced: tuple["Replacement", ...] = (),
+    ) -> None:
+        self.values = values
+        self.pointers = pointers
+        self.present = present
+        self.position = position
+        #: Independent sets that have run their own number of times: their steps are skipped.
+        self.retired = retired
+        #: The ends whose action was replaced once (``instead``, FORMAT item 26), in order.
+        self.replaced = replaced
 
     def copy(self) -> "_State":
         return _State(dict(self.values), dict(self.pointers), self.present, self.position, self.retired, self.replaced)
 
 
-@dataclass
 class _Trace:
-    """One block as played: each component's maps in order, and every guard's outcome there."""
+    """One block as played: each component's maps in order, and every guard's outcome there
+    (a plain class with slots: one is made per block played)."""
 
-    maps: dict[Component, list[Affine]] = field(default_factory=dict)
-    guards: list[Guard] = field(default_factory=list)
-    positions: dict[Component, list[int]] = field(default_factory=dict)
-    """For each component, the position (step) at which each of its maps was applied."""
-    joint: JointTrace | None = None
-    """With format 3 amounts (FORMAT item 28): the joint maps of the block (:mod:`.joint`)."""
+    __slots__ = ("maps", "guards", "positions", "joint")
+
+    def __init__(self, joint: JointTrace | None = None) -> None:
+        self.maps: dict[Component, list[Affine]] = {}
+        self.guards: list[Guard] = []
+        #: For each component, the position (step) at which each of its maps was applied.
+        self.positions: dict[Component, list[int]] = {}
+        #: With format 3 amounts (FORMAT item 28): the joint maps of the block (:mod:`.joint`).
+        self.joint = joint
 
     def apply(self, comp: Component, f: Affine, position: int, clamped: bool = False) -> None:
         self.maps.setdefault(comp, []).append(f)
@@ -438,6 +454,8 @@ class Dynamics:
         self._periods: dict[tuple[frozenset[str], frozenset[str | None]], int] = {}
         #: The targets of a step whose ``target`` is ``each`` or ``fixed``, by the players present.
         self._still_targets: dict[tuple[int, tuple[str, ...]], tuple[str, ...]] = {}
+        #: A rotating step's next target by the players present and its last target ("": nobody).
+        self._next_target: dict[tuple[int, tuple[str, ...], str | None], str] = {}
         #: Format 3 amounts couple the values: the blocks then follow their joint map (:mod:`.joint`).
         self.joint = self._joint()
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
@@ -548,20 +566,19 @@ class Dynamics:
         target = self.table[j].target
         if target is None:
             return ()
-        present = [p for p in target.among if p in st.present]
-        if not present:
-            return ()
-        if target.order == "each":
-            return tuple(present)
-        if target.order == "fixed":
-            return (present[0],)
+        if target.order != "rotate":
+            present = [p for p in target.among if p in st.present]
+            if not present:
+                return ()
+            return tuple(present) if target.order == "each" else (present[0],)
+        # rotate: the next target depends only on who is present and the last one (kept per step)
         last = st.pointers.get(j)
-        among = target.among
-        if last is None:
-            chosen = present[0]
-        else:
-            i = among.index(last)
-            chosen = next(among[(i + d) % len(among)] for d in range(1, len(among) + 1) if among[(i + d) % len(among)] in st.present)
+        key = (j, st.present, last)
+        chosen = self._next_target.get(key)
+        if chosen is None:
+            chosen = self._next_target[key] = _rotate(target.among, st.present, last)
+        if not chosen:
+            return ()
         if advance:
             st.pointers[j] = chosen
         return (chosen,)
@@ -1549,6 +1566,17 @@ def _touches(step: Step, name: str) -> bool:
     return step.unless is not None and any(name in cost for cost in step.unless.costs)
 
 
+def _rotate(among: tuple[str, ...], present: tuple[str, ...], last: str | None) -> str:
+    """A rotating target's next player: the first of ``among`` present when there was none
+    before, else the next one present after ``last``, cyclically; "" when nobody is present."""
+    if not any(p in present for p in among):
+        return ""
+    if last is None:
+        return next(p for p in among if p in present)
+    i = among.index(last)
+    return next(among[(i + d) % len(among)] for d in range(1, len(among) + 1) if among[(i + d) % len(among)] in present)
+
+
 def _internal(comp: Component) -> bool:
     """True for the engine's own bookkeeping components (payments left, replacements used)."""
     return (comp if isinstance(comp, str) else comp[0]).startswith("#")
@@ -1628,7 +1656,7 @@ def _first_repeat(dyn: Dynamics) -> CutPoint | None:
             return None
         origin = start.position + later * block_len
         span = next(c * span for c in range(1, k * block_len // span + 1) if dyn.run(origin + c * span).state == dyn.run(origin).state)
-        start = dataclasses.replace(start, position=origin)
+        start = _State(start.values, start.pointers, start.present, origin, start.retired, start.replaced)
     elif any(not _same(maps.get(c, IDENTITY).apply(x), x) for c, x in start.values.items()):
         return None
     first = max(span, start.position - 2 * block_len)
