@@ -445,7 +445,7 @@ class Dynamics:
         #: a value the step changes (its maps, or the costs of a payment it offers).
         self._every_end: tuple[tuple[int, End], ...] = tuple(enumerate(self.ends))
         #: Whether some end makes a player lose (else nobody ever leaves the game mid-loop).
-        self._may_lose = any(e.loses_someone for e in self.ends)
+        self.may_lose = any(e.loses_someone for e in self.ends)
         self._ends_at: tuple[tuple[tuple[int, End], ...], ...] = tuple(
             tuple((i, e) for i, e in self._every_end if e.value in changes) for changes in map(self._changes, range(len(self.table)))
         ) if self.ends else ((),) * len(self.table)
@@ -1413,7 +1413,7 @@ class Dynamics:
 
     def eliminations_until(self, point: CutPoint) -> list[Elimination]:
         """Everyone who left at or before a cut point (an unbounded one: ever), in order."""
-        if not self._may_lose and point.inner is None:
+        if not self.may_lose and point.inner is None:
             return []  # no end makes a player lose: nobody ever leaves (a point inside a run is still checked)
         if point.unbounded:
             return list(self.natural.eliminations)

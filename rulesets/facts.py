@@ -518,8 +518,8 @@ class LoopFacts:
         In closed form: for each player, the last of their steps before the cut or before they
         left, whichever comes first; the latest of those is the last step performed."""
         last = self.last_step_before(point)
-        if last is None or point.inner is not None:
-            return last
+        if last is None or point.inner is not None or self.dynamics is None or not self.dynamics.may_lose:
+            return last  # (nobody ever leaves a format 1 loop, nor one where no end makes a player lose)
         gone = {e.player: e for e in self.eliminations_until(point)}
         if last.by not in gone:
             return last
@@ -661,7 +661,7 @@ class LoopFacts:
         iterations it began, counting the current one once its player's first choice step has
         had its turn; for a player who left the game before the cut, those it began before they
         left (their steps drop out there, FORMAT item 6)."""
-        gone = {e.player: self.point(e.position) for e in self.eliminations_until(point)}
+        gone = {e.player: self.point(e.position) for e in self.eliminations_until(point)} if self.dynamics is not None else {}
         out: dict[str, Count] = {}
         for p in players:
             left = gone.get(p)
