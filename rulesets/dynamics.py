@@ -31,7 +31,7 @@ from fractions import Fraction
 from typing import Iterable, Mapping, NamedTuple, Sequence, Union
 
 from .joint import AmountLimit, Joint, JointTrace
-from .linear import first_repeat
+from .linear import HugeSum, first_repeat
 from .joint import info as _joint_info
 from .bignum import Huge, TooLarge, compare, power_value
 from .outcome import StateValue
@@ -41,9 +41,10 @@ from .values import UNBOUNDED, Count, CutPoint, Unbounded, Unsettleable
 Component = Union[str, tuple[str, str]]
 """A plain value's name, or (name, player) for one player's entry of a per-player value."""
 
-Amount = Union[bool, int, Huge, Unbounded]
+Amount = Union[bool, int, Huge, HugeSum, Unbounded]
 """A component's value: a boolean, an integer (a :class:`Huge` expression when too large to
-write), or UNBOUNDED (only in the state of a loop that goes on forever)."""
+write; a :class:`~.linear.HugeSum` of several such powers when format 3 amounts made it, FORMAT
+item 28), or UNBOUNDED (only in the state of a loop that goes on forever)."""
 
 Guard = tuple[Component, int, "Affine", int, bool, bool]
 """One check in a traced block: the component, how many of its maps came before, the map
@@ -115,7 +116,7 @@ class Affine(NamedTuple):
             return a
         if (m == 1 and a == 0 and type(a) is not bool) or x is UNBOUNDED or isinstance(x, bool):
             return x
-        if isinstance(x, Huge):
+        if isinstance(x, (Huge, HugeSum)):
             return x.scale(m, a)
         return m * x + a
 
@@ -138,10 +139,13 @@ def power(f: Affine, s: int, x: Amount) -> Amount:
     if x is UNBOUNDED or isinstance(x, bool):
         return x
     if f.m == 1:
-        if isinstance(x, Huge):
+        if isinstance(x, (Huge, HugeSum)):
             return x.scale(1, s * f.a)
         return x + s * f.a
     m, a = f.m, f.a
+    if isinstance(x, HugeSum):
+        # a sum of powers of several bases (FORMAT item 28) multiplied again and again
+        raise EngineLimit("a sum of astronomically large powers multiplied again and again can't be written exactly by this version")
     # f^s(x) = m^s * (x - p) + p with the fixed point p = -a / (m - 1).
     if isinstance(x, Huge):
         if Fraction(x.d, x.k) != Fraction(-a, m - 1):
@@ -168,7 +172,8 @@ def holds(value: Amount, bound: int, at_most: bool) -> bool:
         return value <= bound if at_most else value >= bound
     if value is UNBOUNDED or isinstance(value, bool):
         return False
-    c = compare(value, bound)
+    # a sum of huge powers (FORMAT item 28) is astronomically far from any bound: its sign decides
+    c = value.sign if isinstance(value, HugeSum) else compare(value, bound)
     return c <= 0 if at_most else c >= 0
 
 
@@ -206,13 +211,13 @@ def first_block(x0: Amount, f: Affine, q: Affine, bound: int, at_most: bool, sta
         toward = (a < 0) if at_most else (a > 0)
         if not toward:
             return None
-        if isinstance(y_start, Huge):
+        if isinstance(y_start, (Huge, HugeSum)):
             raise EngineLimit("a huge value would take an astronomical number of iterations to come back down")
         gap = (y_start - yb) if at_most else (yb - y_start)
         return start + -(-gap // abs(a))
     # m >= 2: moves away from the fixed point p = -a/(m-1), geometrically.
     p = Fraction(-a, m - 1)
-    if isinstance(y_start, Huge):
+    if isinstance(y_start, (Huge, HugeSum)):
         up = y_start.sign > 0
     else:
         if y_start == p:
@@ -1126,7 +1131,7 @@ class Dynamics:
             return 0
         if f.m == 1:
             return (f.a > 0) - (f.a < 0)
-        if isinstance(x, Huge):
+        if isinstance(x, (Huge, HugeSum)):
             return x.sign
         p = Fraction(-f.a, f.m - 1)
         return (x > p) - (x < p)
@@ -1616,7 +1621,7 @@ def _prefixes(fs: Sequence[Affine]) -> list[Affine]:
     return out
 
 
-def _entry(value: Amount) -> "int | Huge | Unbounded":
+def _entry(value: Amount) -> "int | Huge | HugeSum | Unbounded":
     """One player's entry of a per-player value (never a boolean: per-player values are integers)."""
     assert not isinstance(value, bool)
     return value

@@ -661,6 +661,10 @@ class HugeSum:
     def __hash__(self) -> int:
         return hash((self.terms, self.d, self.k))
 
+    def scale(self, m: int, a: int) -> "Value":
+        """``m * self + a``, exact (an ``int`` again only if the powers cancel, as with ``m = 0``)."""
+        return _expression([(Fraction(m * c, self.k), b, e) for c, b, e in self.terms], Fraction(m * self.d, self.k) + a)
+
     def __lt__(self, other: "Value") -> bool:
         return compare(self, other) < 0
 

@@ -35,7 +35,7 @@ Iterations = Union[None, Count, Mapping[str, Count]]
 
 #: A tracked value as an outcome holds it: a boolean, an integer (a :class:`~.bignum.Huge` when
 #: too large to write out), unbounded, or (format 2) one integer per player.
-StateValue = Union[Value, Huge, Mapping[str, Union[int, Huge, Unbounded]]]
+StateValue = Union[Value, Huge, HugeSum, Mapping[str, Union[int, Huge, HugeSum, Unbounded]]]
 
 #: JSON-ready data, as :func:`plain` returns it.
 Plain = Union[None, bool, int, float, str, list["Plain"], dict[str, "Plain"]]

@@ -178,6 +178,49 @@ def test_a_sum_of_two_powers_over_a_thousand_digits_is_written_over_a_common_den
     assert out.to_json()["state"]["w"] == "2^(10^100)"
 
 
+def test_a_plain_step_after_a_googol_adds_to_the_sum_of_powers_exactly():
+    # The sum of two powers (a linear.HugeSum) then meets a step without amounts: the cut
+    # after a googol of iterations and one step plays "gains 1 life" on it.  This raised a
+    # TypeError (int * HugeSum) before the engine's values included such sums.
+    toml = """
+    format = 3
+    title = "one more life after a googol of x minus w"
+    players = ["Alice", "Bob"]
+    [state]
+    w = 1
+    x = 1
+    life = 40
+    [[step]]
+    by = "Alice"
+    does = "gains 1 life"
+    optional = true
+    add = { life = 1 }
+    [[step]]
+    by = "Alice"
+    does = "doubles w, triples x"
+    mul = { w = 2, x = 3 }
+    add = { life = "x - w" }
+    [intent]
+    Alice = { after = "10^100", step = 1 }
+    Bob = "never"
+    """
+    out = settle("cr-2024", toml)
+    assert (out.iterations, out.steps) == (10**100, 1)
+    # life after n iterations and one more step: 40 + n + (3^n - 1)/2 - (2^n - 1) + 1
+    #   = (3^n - 2*2^n + 2n + 83)/2
+    assert out.to_json()["state"]["life"] == f"(3^(10^100)-2*2^(10^100)+{2 * 10**100 + 83})/2"
+
+
+def test_a_sum_of_powers_scales_exactly():
+    from loopcompare.rulesets.linear import HugeSum
+
+    x = HugeSum(((1, 3, 10**100), (-2, 2, 10**100)), 81, 2)  # (3^(10^100) - 2*2^(10^100) + 81)/2
+    assert x.scale(1, 1).plain() == "(3^(10^100)-2*2^(10^100)+83)/2"
+    assert x.scale(2, 0).plain() == "3^(10^100)-2*2^(10^100)+81"
+    assert x.scale(-2, 1).plain() == "-3^(10^100)+2*2^(10^100)-80"
+    assert x.scale(0, 7) == 7
+
+
 def naive(toml_values: dict, steps: list[dict], n_iterations: int, end: dict | None) -> tuple[str, int, int, dict]:
     """Play the loop step by step: (result, iterations, steps, state)."""
     values = {k: v["start"] if isinstance(v, dict) else v for k, v in toml_values.items()}
