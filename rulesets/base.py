@@ -1030,6 +1030,9 @@ class Ruleset:
         rest = Settlement(self, facts_left.scenario, facts_left)
         again = self._procedure(rest, gone)
         ctx.absorb(rest)
+        if decision.per_player and again.per_player:
+            # every set is still counted, a leaver's up to where they left (FORMAT item 6)
+            again = dataclasses.replace(again, per_player=decision.per_player)
         point = again.point
         if (
             again.deviates is not None
