@@ -969,11 +969,13 @@ class Ruleset:
         if leaver is None:
             return decision
         left_by = {e.player: e for e in gone}
+        mark = ctx.mark()
         involved = self.involved(ctx)
+        ctx.rollback(mark)  # what involved() says, the procedure has said already
         if not involved or any(p not in left_by for p in involved):
             # The one who was to stop the loop is gone, and it is not that everybody who maintained
             # it has left (or nobody did: the stop was a breaker's or a payer's).
-            return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
+            return self._among_those_left(ctx, decision, leaver, frozenset(left_by), bool(involved))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position, last.inner)
         after = "" if last.player == leaver.player else f"; {last.player}, the last who maintained it, leaves {where.describe()}"
@@ -1001,7 +1003,7 @@ class Ruleset:
         return rest
 
     def _among_those_left(
-        self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str]
+        self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str], involved: bool = True
     ) -> Decision:
         """Apply the procedure again among the players left, when the player who was to deviate
         has left the game first and other players involved remain (docs/READINGS.md).
@@ -1021,8 +1023,8 @@ class Ruleset:
             quote=self.loop_quote(),
         )
         ctx.note(
-            f"{leaver.player} leaves the game before the point where they were to deviate, while other players involved "
-            f"remain. No text says what happens to a procedure's result when a player it relied on leaves; reading taken "
+            f"{leaver.player} leaves the game before the point where they were to deviate, while "
+            f"{'other players involved remain' if involved else 'the loop, which no player maintains, goes on'}. No text says what happens to a procedure's result when a player it relied on leaves; reading taken "
             f"(docs/READINGS.md): the procedure is applied again among the players still in the game, without {left}, "
             "whose numbers no longer count (CR 800.4a: a player who leaves the game is no longer part of it)."
         )
@@ -1200,12 +1202,20 @@ class Ruleset:
             )
         after = engine.after_cut(at, count, facts.halts_after_cut(facts.point(start), count), paid=paid)
         rule = self.loop_rule
-        shown = [steps[p % len(steps)].does for p in range(start, start + after.performed)]
+        # A step of a player who has left the game (before the cut or among these steps) drops
+        # out (FORMAT item 6): it is passed, not performed, and not named as resolving.
+        until = {e.player: e.position + (e.inner is not None) for e in (*facts.eliminations_until(point), *after.eliminations)}
+        passed = [steps[p % len(steps)] for p in range(start, start + after.performed)]
+        shown = [s.does for p, s in enumerate(passed, start) if s.by not in until or p < until[s.by]]
+        dropped = [s for p, s in enumerate(passed, start) if s.by in until and p >= until[s.by]]
         ctx.say(
             rule,
             f"{who} responds ({words}); {count} loop step{'s' if count != 1 else ''} already on the stack still "
             f"resolve{'s' if count == 1 else ''} after the cut"
-            + (f": {listing(_quoted(d) for d in shown)}." if shown else ", but none is performed."),
+            + (f": {listing(_quoted(d) for d in shown)}" if shown else ", but none is performed")
+            + (f"; {listing(_quoted(s.does) for s in dropped)} {'drops' if len(dropped) == 1 else 'drop'} out, "
+               f"{listing(dict.fromkeys(s.by for s in dropped))} having left the game" if dropped else "")
+            + ".",
             quote=self.loop_quote(),
         )
         ctx.note(

@@ -149,3 +149,170 @@ def test_a_leavers_set_is_counted_whoever_then_has_the_lowest_number(key, bob):
     outcome = registry().get(key).settle(scenario(SETS.replace("BOB", str(bob))).scenario)
     assert outcome.iterations == {"Alice": 13, "Bob": 6, "Carol": 12}
     assert (outcome.steps, outcome.deviates) == (4, "Carol")
+
+
+# --- a hidden choice of a player who has left (MTR current's judge) --------------------------------
+
+HIDDEN = """
+format = 2
+title = "Bob's hidden optional payment; he pays until he loses"
+players = ["Alice", "Bob", "Carol"]
+
+[state]
+life = {Alice = 20, Bob = BOB, Carol = 20}
+n = 0
+
+[[step]]
+by = "Alice"
+does = "Alice's optional trigger"
+optional = true
+add = {n = 1}
+
+[[step]]
+by = "Bob"
+does = "Bob may pay 1 life (his choice is hidden)"
+optional = true
+hidden = true
+add = {life = -1}
+target = {among = ["Bob"], order = "fixed"}
+
+[[end]]
+when = {value = "life", at_most = 0}
+effect = "loses"
+loses = true
+
+[intent]
+Alice = 10
+Bob = "never"
+"""
+
+
+def test_a_hidden_choice_of_a_player_who_left_calls_for_no_judge():
+    """FORMAT item 10 (a hidden sustaining choice sets ``judge`` under mtr-current) with item 6
+    (a leaver's steps drop out): Bob's hidden step is gone with him at (3, 0), before Alice's cut
+    at (10, 0), as a leaver's hidden breaker is (tests/library/test_real_loop_audit.py), so no
+    judge is needed to learn whether he has a choice that won't continue the loop."""
+    mtr = registry().get("mtr-current")
+    gone = mtr.settle(scenario(HIDDEN.replace("BOB", "3")).scenario)
+    assert [(e.player, e.iterations, e.steps) for e in gone.eliminated] == [("Bob", 3, 0)]
+    assert gone.judge is False
+    assert not any("Bob's choice involves hidden information" in line for line in gone.transcript)
+    # While Bob is still in the game at the cut, his hidden choice does call for a judge.
+    assert mtr.settle(scenario(HIDDEN.replace("BOB", "30")).scenario).judge is True
+
+
+# --- steps that still resolve after the cut (FORMAT item 24) ---------------------------------------
+
+AFTER_CUT = """
+format = 3
+title = "Bob responds after 5 iterations; Carol, whose step is the loop's second, left long before"
+players = ["Alice", "Bob", "Carol", "Dave"]
+
+[state]
+life = {Alice = 20, Bob = 20, Carol = 2, Dave = 20}
+n = 0
+m = 0
+
+[[step]]
+by = "Alice"
+does = "Alice's optional trigger"
+optional = true
+add = {n = 1}
+
+[[step]]
+by = "Carol"
+does = "Carol pays 1 life"
+add = {life = -1, m = 1}
+target = {among = ["Carol"], order = "fixed"}
+
+[[step]]
+by = "Alice"
+does = "Alice's last trigger"
+add = {n = 10}
+
+[[breaker]]
+by = "Bob"
+does = "Bob responds"
+still_resolves = 3
+
+[[end]]
+when = {value = "life", at_most = 0}
+effect = "loses"
+loses = true
+
+[intent]
+Alice = "never"
+Bob = 5
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2024", "mtr-current"])
+def test_a_leavers_step_is_not_said_to_resolve_after_the_cut(key):
+    """FORMAT item 24 with item 6: the three steps after Bob's response are performed as in the
+    loop, and Carol's dropped out when she left at (1, 2); the state shows it (m stays 2, n gains
+    1 + 10).  The transcript named "Carol pays 1 life" among the steps that still resolve; it is
+    said to drop out instead.  ``after_cut`` counts the positions passed (3), as the engine's
+    AfterCut documents (FORMAT item 4: steps that dropped out keep their positions)."""
+    outcome = registry().get(key).settle(scenario(AFTER_CUT).scenario)
+    assert [(e.player, e.iterations, e.steps) for e in outcome.eliminated] == [("Carol", 1, 2)]
+    assert (outcome.iterations, outcome.steps, outcome.deviates) == (5, 0, "Bob")
+    assert outcome.state["m"] == 2 and outcome.state["n"] == 5 * 11 + 11
+    line = next(t for t in outcome.transcript if "still resolve" in t)
+    resolving, _, rest = line.partition(";")[2].partition("after the cut")
+    assert "Carol pays 1 life" not in rest.split(";")[0]
+    assert "“Carol pays 1 life” drops out, Carol having left the game" in line
+
+
+# --- the departure of a player who pays an "unless" that no player maintains ------------------------
+
+UNLESS = """
+format = 2
+title = "Bob would pay to stop Carol's trigger after 5 iterations; it kills him after 3"
+players = ["Alice", "Bob", "Carol"]
+
+[state]
+life = {Alice = 20, Bob = 3, Carol = 20}
+n = 0
+
+[[step]]
+by = "Alice"
+does = "Alice's mandatory trigger"
+add = {n = 1}
+
+[[step]]
+by = "Carol"
+does = "Carol's trigger deals 1 damage to Bob unless Bob pays"
+add = {life = -1}
+target = {among = ["Bob", "Alice"], order = "fixed"}
+unless = {by = "Bob", does = "pays 1"}
+
+[[step]]
+by = "Carol"
+does = "Carol's other trigger"
+
+[[end]]
+when = {value = "life", at_most = 0}
+effect = "loses"
+loses = true
+except = ["Alice"]
+
+[intent]
+Bob = 5
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2009", "cr-2024", "mtr-current"])
+def test_a_payer_who_left_leaves_a_mandatory_loop_and_no_involved_player(key):
+    """Bob, who alone could end the loop (729.6, the MTR's "unless"), leaves at (2, 2), before
+    he pays at (5, 1); nobody maintains the loop (a payer is not involved under these texts), so
+    the rest is a draw (FORMAT items 6 and 19).  The note said "while other players involved
+    remain": there are none.  And the era's sentence on "unless" costs was said twice more, once
+    by asking who is involved again after the departure."""
+    outcome = registry().get(key).settle(scenario(UNLESS).scenario)
+    assert outcome.result.value == "draw"
+    assert (outcome.iterations, outcome.steps) == (2, 2)
+    assert not any("other players involved remain" in n for n in outcome.notes)
+    assert any("the loop, which no player maintains, goes on" in n for n in outcome.notes)
+    said = [t for t in outcome.transcript if "no player can be forced to perform" in t or "nobody has to pay" in t]
+    # once by the procedure, once by the procedure applied again among the players left
+    assert len(said) <= 2
