@@ -1126,8 +1126,8 @@ class Ruleset:
         return dataclasses.replace(decision, point=moved)
 
     def _say_moved(self, ctx: "Settlement", who: str, written: CutPoint, moved: CutPoint) -> None:
-        free = ctx.facts.last_step_before(written)
-        later = ctx.facts.last_step_before(moved)
+        free = ctx.facts.last_performed_before(written)
+        later = ctx.facts.last_performed_before(moved)
         assert free is not None and later is not None  # a point right after a step moved past another
         rule = self.priority_rule()
         ctx.say(

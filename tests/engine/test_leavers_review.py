@@ -316,3 +316,94 @@ def test_a_payer_who_left_leaves_a_mandatory_loop_and_no_involved_player(key):
     said = [t for t in outcome.transcript if "no player can be forced to perform" in t or "nobody has to pay" in t]
     # once by the procedure, once by the procedure applied again among the players left
     assert len(said) <= 2
+
+
+# --- moved points (FORMAT item 23) read the step performed last, not a leaver's ------------------
+
+MOVED = """
+format = 3
+title = "Bob's Bolt, written right after a step of Carol's; Carol left long before"
+players = ["Alice", "Bob", "Carol", "Dave"]
+
+[state]
+life = {Alice = 20, Bob = 20, Carol = 2, Dave = 20}
+n = 0
+
+[[step]]
+by = "Alice"
+does = "Alice's optional trigger"
+optional = true
+add = {n = 1}
+STEPS
+[[step]]
+by = "Alice"
+does = "Alice's last trigger"
+add = {n = 10}
+
+[[breaker]]
+by = "Bob"
+does = "Bob's Bolt"
+
+[[end]]
+when = {value = "life", at_most = 0}
+effect = "loses"
+loses = true
+
+[intent]
+Alice = "never"
+Bob = { after = 5, step = AT }
+"""
+
+CAROLS_MANA = """
+[[step]]
+by = "Carol"
+does = "Carol's mana ability: she pays 1 life"
+priority = false
+add = {life = -1}
+target = {among = ["Carol"], order = "fixed"}
+"""
+
+DAVES_MANA_THEN_CAROL = """
+[[step]]
+by = "Dave"
+does = "Dave's mana ability"
+priority = false
+
+[[step]]
+by = "Carol"
+does = "Carol's trigger: she pays 1 life"
+add = {life = -1}
+target = {among = ["Carol"], order = "fixed"}
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2024", "mtr-current", "cr-2008"])
+def test_a_point_after_a_leavers_priority_free_step_does_not_move(key):
+    """FORMAT item 23: "A point is right after a step when that step is the last one performed
+    before it."  Carol's mana ability (priority = false) is step 1; she leaves at (1, 2), so at
+    Bob's written point (5, 2) the last step performed is Alice's optional trigger, after which
+    players receive priority: Bob acts there.  The point was moved to (6, 0), past a step that
+    was not performed, as if Carol were still there."""
+    toml = MOVED.replace("STEPS", CAROLS_MANA).replace("AT", "2")
+    outcome = registry().get(key).settle(scenario(toml).scenario)
+    assert [(e.player, e.iterations, e.steps) for e in outcome.eliminated] == [("Carol", 1, 2)]
+    assert (outcome.iterations, outcome.steps, outcome.deviates) == (5, 2, "Bob")
+    assert outcome.state["n"] == 5 * 11 + 1
+    # While Carol is still in the game, the same point does move (her mana ability is performed).
+    early = registry().get(key).settle(scenario(toml.replace("after = 5", "after = 0")).scenario)
+    assert (early.iterations, early.steps) == (1, 0)
+
+
+@pytest.mark.parametrize("key", ["cr-2024", "mtr-current"])
+def test_a_point_after_a_leavers_step_follows_the_priority_free_step_before_it(key):
+    """FORMAT item 23 the other way round: Bob's point (5, 3) is written right after Carol's
+    trigger (a step with priority), but Carol left at (1, 3); the step performed last before it is
+    Dave's mana ability (priority = false), after which only Dave can act.  So Bob's point moves
+    to right after Alice's last trigger, (6, 0), and the transcript names Dave's mana ability as
+    the step it came right after.  It stood at (5, 3), with ``last_action`` Dave."""
+    toml = MOVED.replace("STEPS", DAVES_MANA_THEN_CAROL).replace("AT", "3")
+    outcome = registry().get(key).settle(scenario(toml).scenario)
+    assert [(e.player, e.iterations, e.steps) for e in outcome.eliminated] == [("Carol", 1, 3)]
+    assert (outcome.iterations, outcome.steps, outcome.deviates) == (6, 0, "Bob")
+    assert outcome.last_action == "Alice"
+    assert any("comes right after “Dave's mana ability”" in line for line in outcome.transcript)
