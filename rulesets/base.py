@@ -1222,6 +1222,8 @@ class Ruleset:
             f"Reading taken (FORMAT item 24): a response leaves what is already on the stack, and it still resolves "
             f"({self.stack_reading()}). The cut, the player who deviates and the last word are the response's; the "
             f"{after.performed} step{'s' if after.performed != 1 else ''} performed after it {'reach' if after.performed != 1 else 'reaches'} the state (after_cut)."
+            + (" A step that dropped out with its player is counted in after_cut by its place, as steps are (FORMAT item 4)."
+               if dropped else "")
         )
         if after.halted:
             stopped = steps[(start + after.performed) % len(steps)]

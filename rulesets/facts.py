@@ -455,6 +455,8 @@ class LoopFacts:
         where a step is a point of its controller's (an optional step that sustains the loop, a
         choice) and that controller's own point falls: the steps that still resolve stop there."""
         at = self.position(start)
+        # a player who has left the game by then has no point there (FORMAT item 6)
+        until = {e.player: e.position + (e.inner is not None) for e in self.eliminations_until(self.point(at + count))}
         out = set()
         for position in range(at, at + count):
             step = self.scenario.steps[position % self.size]
@@ -462,6 +464,8 @@ class LoopFacts:
             if step.unless is not None and step.unless.breaks:
                 owners.append(step.unless.by)  # a payment that would break it, as in the loop
             for player in owners:
+                if position >= until.get(player, position + 1):
+                    continue
                 own = self.deviation_point(player)
                 if own is not None and not own.unbounded and self.position(own) == position:
                     out.add(position)

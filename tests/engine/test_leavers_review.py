@@ -407,3 +407,23 @@ def test_a_point_after_a_leavers_step_follows_the_priority_free_step_before_it(k
     assert (outcome.iterations, outcome.steps, outcome.deviates) == (6, 0, "Bob")
     assert outcome.last_action == "Alice"
     assert any("comes right after “Dave's mana ability”" in line for line in outcome.transcript)
+
+
+@pytest.mark.parametrize("key", ["cr-2024", "mtr-current", "cr-2008"])
+def test_a_leavers_own_point_does_not_halt_the_steps_after_the_cut(key):
+    """FORMAT item 24: the steps after the cut stop where "its controller's own point falls".
+    Carol's optional step is the second; her intent puts her point at (5, 1), but she loses at
+    (2, 2) and has no point after that (item 6).  Bob's response at (5, 0) leaves three steps on
+    the stack: Alice's two are performed (n gains 1 + 10), Carol's drops out.  Her point halted
+    them at (5, 1), so Alice's last trigger was lost (n 56, after_cut 1)."""
+    toml = (
+        AFTER_CUT.replace('does = "Carol pays 1 life"', 'does = "Carol may pay 1 life"\noptional = true')
+        .replace("Carol = 2,", "Carol = 3,")
+        .replace("Bob = 5\n", "Bob = 5\nCarol = { after = 5, step = 1 }\n")
+    )
+    outcome = registry().get(key).settle(scenario(toml).scenario)
+    assert [(e.player, e.iterations, e.steps) for e in outcome.eliminated] == [("Carol", 2, 2)]
+    assert (outcome.iterations, outcome.steps, outcome.deviates) == (5, 0, "Bob")
+    assert outcome.state["n"] == 5 * 11 + 11
+    assert outcome.to_json()["after_cut"] == 3
+    assert not any("is where its player's own point falls" in n for n in outcome.notes)
