@@ -1147,13 +1147,15 @@ class Ruleset:
             return
         cut = decision.point
         moved_any = False
+        # a player who has left the game by the cut doesn't act after the loop (FORMAT item 6)
+        left = {e.player for e in facts.eliminations_until(cut)}
         for player in facts.turn_order:
             move = facts.move_of(player)
             if move is None:
                 continue
             moved_any = True
             written, moved = move
-            if player == decision.deviates or (cut is not None and facts.before(cut, written)):
+            if player == decision.deviates or player in left or (cut is not None and facts.before(cut, written)):
                 continue
             if moved is None or cut is None or facts.before(cut, moved):
                 where = "only after the loop" if moved is None else moved.describe()

@@ -427,3 +427,64 @@ def test_a_leavers_own_point_does_not_halt_the_steps_after_the_cut(key):
     assert outcome.state["n"] == 5 * 11 + 11
     assert outcome.to_json()["after_cut"] == 3
     assert not any("is where its player's own point falls" in n for n in outcome.notes)
+
+
+PRIORITY_NOTE = """
+format = 3
+title = "Dave's Bolt, written right after Alice's mana ability, would come after Alice's cut"
+players = ["Alice", "Bob", "Carol", "Dave"]
+
+[state]
+life = {Alice = 20, Bob = 20, Carol = 20, Dave = DAVE}
+n = 0
+
+[[step]]
+by = "Alice"
+does = "Alice's optional trigger"
+optional = true
+add = {n = 1}
+
+[[step]]
+by = "Alice"
+does = "Alice's mana ability"
+priority = false
+
+[[step]]
+by = "Alice"
+does = "Alice's second optional action"
+optional = true
+
+[[step]]
+by = "Dave"
+does = "Dave's trigger: he pays 1 life"
+add = {life = -1}
+target = {among = ["Dave"], order = "fixed"}
+
+[[breaker]]
+by = "Dave"
+does = "Dave's Bolt"
+
+[[end]]
+when = {value = "life", at_most = 0}
+effect = "loses"
+loses = true
+
+[intent]
+Alice = { after = 5, step = 2 }
+Dave = { after = 5, step = 2 }
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2024", "mtr-current"])
+def test_a_player_who_left_does_not_act_after_the_loop(key):
+    """FORMAT item 23: a moved point after the loop's own cut is not a cut, and "a note says the
+    moved player acts after the loop".  Dave's point (5, 2) moves past Alice's cut there; with
+    Dave at 50 life the note is right, but at 2 he loses at (2, 0) and has left the game by the
+    cut (item 6): he acts neither in nor after the loop, and the note said he does."""
+    here = registry().get(key).settle(scenario(PRIORITY_NOTE.replace("DAVE", "50")).scenario)
+    assert (here.iterations, here.steps, here.deviates) == (5, 2, "Alice")
+    assert any("Dave acts after the loop" in n for n in here.notes)
+    gone = registry().get(key).settle(scenario(PRIORITY_NOTE.replace("DAVE", "2")).scenario)
+    assert [(e.player, e.iterations, e.steps) for e in gone.eliminated] == [("Dave", 2, 0)]
+    assert (gone.iterations, gone.steps, gone.deviates) == (5, 2, "Alice")
+    assert not any("Dave acts after the loop" in n for n in gone.notes)
