@@ -312,8 +312,14 @@ class Cr2004(Ruleset):
 
     def _outside_independent(self, ctx: Settlement, involved: tuple[str, ...], decision: Decision) -> Decision:
         """421.5 gives each set its number; a player outside the sets doesn't change them."""
-        for player in ctx.facts.turn_order:
-            point = ctx.facts.deviation_point(player)
+        facts = ctx.facts
+        # a player who has left the game before their point doesn't act (FORMAT item 6)
+        run = facts.sets_run(decision.counts) if decision.counts is not None and facts.sets_by_engine else None
+        left = {e.player: e.key for e in run.eliminations} if run is not None else {}
+        for player in facts.turn_order:
+            point = facts.deviation_point(player)
+            if point is not None and player in left and (point.unbounded or left[player] <= facts.key(point)):
+                continue
             if player not in involved and point is not None:
                 ctx.note(
                     f"{player} means to act {point.describe()}, but 421.5 gives each set of actions its own number "

@@ -488,3 +488,62 @@ def test_a_player_who_left_does_not_act_after_the_loop(key):
     assert [(e.player, e.iterations, e.steps) for e in gone.eliminated] == [("Dave", 2, 0)]
     assert (gone.iterations, gone.steps, gone.deviates) == (5, 2, "Alice")
     assert not any("Dave acts after the loop" in n for n in gone.notes)
+
+
+OUTSIDE_SETS = """
+format = 2
+title = "Alice's and Bob's independent sets; Dave, outside them, would Bolt after 10"
+players = ["Alice", "Bob", "Carol", "Dave"]
+
+[state]
+life = {Alice = 20, Bob = 20, Carol = 20, Dave = DAVE}
+n = 0
+
+[[step]]
+by = "Alice"
+does = "Alice acts"
+optional = true
+
+[[step]]
+by = "Alice"
+does = "Alice drains Dave"
+add = {life = -1}
+target = {among = ["Dave", "Carol"], order = "fixed"}
+
+[[step]]
+by = "Bob"
+does = "Bob acts"
+optional = true
+add = {n = 1}
+
+[loop]
+independent = true
+
+[[breaker]]
+by = "Dave"
+does = "Dave's Bolt"
+
+[[end]]
+when = {value = "life", at_most = 0}
+effect = "loses"
+loses = true
+
+[intent]
+Alice = 20
+Bob = 20
+Dave = 10
+"""
+
+
+@pytest.mark.parametrize("key", ["cr-2005", "cr-2008"])
+def test_a_player_outside_the_sets_who_left_is_not_said_to_act(key):
+    """421.5 gives each set its own number; the reading note says a player outside the sets "acts
+    when they get priority".  Dave at 3 life is drained out at (2, 2) while the sets run (FORMAT
+    item 6), long before his point after 10 iterations: he doesn't act, and the note said he
+    does.  At 50 life he is still there, and the note stands."""
+    here = registry().get(key).settle(scenario(OUTSIDE_SETS.replace("DAVE", "50")).scenario)
+    assert any("Dave acts when they get priority" in n for n in here.notes)
+    gone = registry().get(key).settle(scenario(OUTSIDE_SETS.replace("DAVE", "3")).scenario)
+    assert [(e.player, e.iterations, e.steps) for e in gone.eliminated] == [("Dave", 2, 2)]
+    assert gone.iterations == {"Alice": 20, "Bob": 20}
+    assert not any("Dave acts when they get priority" in n for n in gone.notes)
