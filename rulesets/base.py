@@ -973,11 +973,13 @@ class Ruleset:
         if leaver is None:
             return decision
         left_by = {e.player: e for e in gone}
+        mark = ctx.mark()
         involved = self.involved(ctx)
+        ctx.rollback(mark)  # what involved() says, the procedure has said already
         if not involved or any(p not in left_by for p in involved):
             # The one who was to stop the loop is gone, and it is not that everybody who maintained
             # it has left (or nobody did: the stop was a breaker's or a payer's).
-            return self._among_those_left(ctx, decision, leaver, frozenset(left_by))
+            return self._among_those_left(ctx, decision, leaver, frozenset(left_by), bool(involved))
         last = max((left_by[p] for p in involved), key=lambda e: e.position)
         where = facts.point(last.position, last.inner)
         after = "" if last.player == leaver.player else f"; {last.player}, the last who maintained it, leaves {where.describe()}"
@@ -1005,7 +1007,7 @@ class Ruleset:
         return rest
 
     def _among_those_left(
-        self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str]
+        self, ctx: "Settlement", decision: Decision, leaver: "DynElimination", gone: frozenset[str], involved: bool = True
     ) -> Decision:
         """Apply the procedure again among the players left, when the player who was to deviate
         has left the game first and other players involved remain (docs/READINGS.md).
@@ -1025,8 +1027,8 @@ class Ruleset:
             quote=self.loop_quote(),
         )
         ctx.note(
-            f"{leaver.player} leaves the game before the point where they were to deviate, while other players involved "
-            f"remain. No text says what happens to a procedure's result when a player it relied on leaves; reading taken "
+            f"{leaver.player} leaves the game before the point where they were to deviate, while "
+            f"{'other players involved remain' if involved else 'the loop, which no player maintains, goes on'}. No text says what happens to a procedure's result when a player it relied on leaves; reading taken "
             f"(docs/READINGS.md): the procedure is applied again among the players still in the game, without {left}, "
             "whose numbers no longer count (CR 800.4a: a player who leaves the game is no longer part of it)."
         )
@@ -1034,6 +1036,9 @@ class Ruleset:
         rest = Settlement(self, facts_left.scenario, facts_left)
         again = self._procedure(rest, gone)
         ctx.absorb(rest)
+        if decision.per_player and again.per_player:
+            # every set is still counted, a leaver's up to where they left (FORMAT item 6)
+            again = dataclasses.replace(again, per_player=decision.per_player)
         point = again.point
         if (
             again.deviates is not None
@@ -1125,8 +1130,8 @@ class Ruleset:
         return dataclasses.replace(decision, point=moved)
 
     def _say_moved(self, ctx: "Settlement", who: str, written: CutPoint, moved: CutPoint) -> None:
-        free = ctx.facts.last_step_before(written)
-        later = ctx.facts.last_step_before(moved)
+        free = ctx.facts.last_performed_before(written)
+        later = ctx.facts.last_performed_before(moved)
         assert free is not None and later is not None  # a point right after a step moved past another
         rule = self.priority_rule()
         ctx.say(
@@ -1146,13 +1151,15 @@ class Ruleset:
             return
         cut = decision.point
         moved_any = False
+        # a player who has left the game by the cut doesn't act after the loop (FORMAT item 6)
+        left = {e.player for e in facts.eliminations_until(cut)}
         for player in facts.turn_order:
             move = facts.move_of(player)
             if move is None:
                 continue
             moved_any = True
             written, moved = move
-            if player == decision.deviates or (cut is not None and facts.before(cut, written)):
+            if player == decision.deviates or player in left or (cut is not None and facts.before(cut, written)):
                 continue
             if moved is None or cut is None or facts.before(cut, moved):
                 where = "only after the loop" if moved is None else moved.describe()
@@ -1201,18 +1208,28 @@ class Ruleset:
             )
         after = engine.after_cut(at, count, facts.halts_after_cut(facts.point(start), count), paid=paid)
         rule = self.loop_rule
-        shown = [steps[p % len(steps)].does for p in range(start, start + after.performed)]
+        # A step of a player who has left the game (before the cut or among these steps) drops
+        # out (FORMAT item 6): it is passed, not performed, and not named as resolving.
+        until = {e.player: e.position + (e.inner is not None) for e in (*facts.eliminations_until(point), *after.eliminations)}
+        passed = [steps[p % len(steps)] for p in range(start, start + after.performed)]
+        shown = [s.does for p, s in enumerate(passed, start) if s.by not in until or p < until[s.by]]
+        dropped = [s for p, s in enumerate(passed, start) if s.by in until and p >= until[s.by]]
         ctx.say(
             rule,
             f"{who} responds ({words}); {count} loop step{'s' if count != 1 else ''} already on the stack still "
             f"resolve{'s' if count == 1 else ''} after the cut"
-            + (f": {listing(_quoted(d) for d in shown)}." if shown else ", but none is performed."),
+            + (f": {listing(_quoted(d) for d in shown)}" if shown else ", but none is performed")
+            + (f"; {listing(_quoted(s.does) for s in dropped)} {'drops' if len(dropped) == 1 else 'drop'} out, "
+               f"{listing(dict.fromkeys(s.by for s in dropped))} having left the game" if dropped else "")
+            + ".",
             quote=self.loop_quote(),
         )
         ctx.note(
             f"Reading taken (FORMAT item 24): a response leaves what is already on the stack, and it still resolves "
             f"({self.stack_reading()}). The cut, the player who deviates and the last word are the response's; the "
             f"{after.performed} step{'s' if after.performed != 1 else ''} performed after it {'reach' if after.performed != 1 else 'reaches'} the state (after_cut)."
+            + (" A step that dropped out with its player is counted in after_cut by its place, as steps are (FORMAT item 4)."
+               if dropped else "")
         )
         if after.halted:
             stopped = steps[(start + after.performed) % len(steps)]

@@ -201,12 +201,24 @@ class Cr2004(Ruleset):
             else:
                 ctx.say("421.3", f"{player} agrees to {describe_count(number)}: the loop continues that many times plus the fraction that gives {player} the last word.")
         deviator = holder
-        point = self.last_word_point(ctx, involved, number, deviator)
-        last = facts.last_performed_before(point)
-        ctx.say(
-            "421.3",
-            f"the loop stops {point.describe()}: {last.by if last else 'nobody'} has acted last and {deviator}, next to act, does something different.",
-        )
+        found = self.last_word_point(ctx, involved, number, deviator)
+        if found is None:
+            # Every other involved player has left the game: nobody else's action can be the last.
+            others = [p for p in involved if p != deviator]
+            point = facts.own_point(deviator, number)
+            ctx.note(
+                f"421.3 gives another player the last word, but every other involved player ({listing(others)}) has left the game "
+                "by then (CR 800.4a) and performs no more loop actions. Reading taken (FORMAT item 6): no fraction can give "
+                f"them the last word, so it is zero: {deviator} stops at their first point {point.describe()}."
+            )
+            ctx.say("421.3", f"the loop stops {point.describe()}: nobody else involved is left in the game to act, and {deviator}, next to act, does something different.")
+        else:
+            point = found
+            last = facts.last_performed_before(point)
+            ctx.say(
+                "421.3",
+                f"the loop stops {point.describe()}: {last.by if last else 'nobody'} has acted last and {deviator}, next to act, does something different.",
+            )
         own = facts.deviation_point(deviator)
         if own is not None and not point.unbounded and facts.before(own, point):
             ctx.note(
@@ -219,9 +231,11 @@ class Cr2004(Ruleset):
                 ctx.note(f"421.3 has players choose whole numbers; {player}'s partial point is read as {intent.after:,} and the fraction is fixed by the rule.")
         return Decision(Result.SHORTCUT, point, deviator)
 
-    def last_word_point(self, ctx: Settlement, involved: tuple[str, ...], number: Count, deviator: str) -> CutPoint:
+    def last_word_point(self, ctx: Settlement, involved: tuple[str, ...], number: Count, deviator: str) -> CutPoint | None:
         """The first choice point of ``deviator`` after ``number`` iterations at which another
-        involved player's loop action was the last one performed ("the last word").
+        involved player's loop action was the last one performed ("the last word"); None when
+        every other involved player has left the game by then (FORMAT item 6: a player who left
+        performs no more loop actions, so nobody else can have the last word).
 
         Looking back from a candidate point, the last step at which any involved player made a
         loop choice must include someone other than the deviator.  Such a point exists within two
@@ -235,13 +249,27 @@ class Cr2004(Ruleset):
         # An unbounded number is as good as any number past the start: two iterations in, the
         # steps before each point are those of a whole iteration.
         start = CutPoint(2 if number is UNBOUNDED else number, 0)
+        # A player who has left the game performs no more loop actions (FORMAT item 6): their
+        # choices no longer give them the last word.  Far enough out (an unbounded number),
+        # everyone who ever leaves has left.
+        window = CutPoint(UNBOUNDED) if number is UNBOUNDED else CutPoint(number + 2, 0)
+        until = {e.player: e.position + (e.inner is not None) for e in facts.eliminations_until(window)}
+        unbounded = number is UNBOUNDED
         for point in facts.points_from(start, 2 * facts.size):
             if deviator not in choosers.get(point.steps, ()):
                 continue
             # Who made the last loop choice performed before this point (nobody at the start).
-            previous = next((choosers[k] for k in facts.steps_before(point) if k in choosers), set())
+            at = facts.position(point)
+            previous: set[str] = set()
+            for back, k in enumerate(facts.steps_before(point), 1):
+                there = {p for p in choosers.get(k, ()) if p not in until or (not unbounded and at - back < until[p])}
+                if there:
+                    previous = there
+                    break
             if previous - {deviator}:
-                return CutPoint(UNBOUNDED, point.steps) if number is UNBOUNDED else point
+                return CutPoint(UNBOUNDED, point.steps) if unbounded else point
+        if all(p in until for p in involved if p != deviator):
+            return None  # every other involved player has left: nobody else's action can be the last
         raise AssertionError("a dependent loop always gives some player the last word")
 
     def independent(self, ctx: Settlement, involved: tuple[str, ...]) -> Decision:
@@ -284,8 +312,14 @@ class Cr2004(Ruleset):
 
     def _outside_independent(self, ctx: Settlement, involved: tuple[str, ...], decision: Decision) -> Decision:
         """421.5 gives each set its number; a player outside the sets doesn't change them."""
-        for player in ctx.facts.turn_order:
-            point = ctx.facts.deviation_point(player)
+        facts = ctx.facts
+        # a player who has left the game before their point doesn't act (FORMAT item 6)
+        run = facts.sets_run(decision.counts) if decision.counts is not None and facts.sets_by_engine else None
+        left = {e.player: e.key for e in run.eliminations} if run is not None else {}
+        for player in facts.turn_order:
+            point = facts.deviation_point(player)
+            if point is not None and player in left and (point.unbounded or left[player] <= facts.key(point)):
+                continue
             if player not in involved and point is not None:
                 ctx.note(
                     f"{player} means to act {point.describe()}, but 421.5 gives each set of actions its own number "

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import OrderedDict
-from typing import Iterable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from .additive import Additive
 from .dynamics import Dynamics, Elimination, Event, Run, order_key
@@ -327,7 +327,7 @@ class LoopFacts:
             not t.priority for s in self.scenario.steps if s.run is not None for t in s.run.loop.steps
         )
 
-    def moved_position(self, position: int, player: str) -> int | None:
+    def moved_position(self, position: int, player: str, unbounded: bool = False) -> int | None:
         """Where ``player`` can act at the earliest, from linear ``position`` on (FORMAT item 23).
 
         A point is right after the last step performed before it.  Right after a priority-free
@@ -339,13 +339,31 @@ class LoopFacts:
         if position == 0 or not self.priority_free:
             return position
         steps = self.scenario.steps
-        before = (position - 1) % self.size
-        if steps[before].priority or steps[before].by == player:
+        performed = self._performed(position, unbounded)
+        # the last step performed before the point: a step of a player who had left by then
+        # drops out (FORMAT item 6), and the point is right after the one before it
+        last = next((q for q in range(position - 1, max(position - 1 - self.size, -1), -1) if performed(q)), None)
+        if last is None:
             return position
-        for later in range(1, self.size):
-            if steps[(before + later) % self.size].priority:
-                return position + later
+        before = steps[last % self.size]
+        if before.priority or before.by == player:
+            return position
+        for later in range(position, last + self.size):
+            if performed(later) and steps[later % self.size].priority:
+                return later + 1
         return None
+
+    def _performed(self, position: int, unbounded: bool) -> Callable[[int], bool]:
+        """Whether the step at a linear position near ``position`` is performed: not when its
+        controller has left the game before it (FORMAT item 6: their steps drop out).  With
+        ``unbounded``, the position stands for one an unbounded number of iterations in, when
+        everyone who ever leaves has left."""
+        steps, size = self.scenario.steps, self.size
+        point = CutPoint(UNBOUNDED) if unbounded else self.point(position + size)
+        until = {e.player: (0 if unbounded else e.position + (e.inner is not None)) for e in self.eliminations_until(point)}
+        if not until:
+            return lambda q: True
+        return lambda q: q < until.get(steps[q % size].by, q + 1)
 
     def moved(self, point: CutPoint, player: str) -> CutPoint | None:
         """``point`` where ``player`` can act at the earliest (:meth:`moved_position`); an
@@ -356,7 +374,7 @@ class LoopFacts:
             return point
         if point.unbounded:
             # Any iteration past the first has the same steps before it: read the move there.
-            at = self.moved_position(self.size + point.steps, player)
+            at = self.moved_position(self.size + point.steps, player, unbounded=True)
             return None if at is None else CutPoint(UNBOUNDED, at % self.size)
         position = self.position(point)
         into = self._moved_into_run(position, player)
@@ -437,6 +455,8 @@ class LoopFacts:
         where a step is a point of its controller's (an optional step that sustains the loop, a
         choice) and that controller's own point falls: the steps that still resolve stop there."""
         at = self.position(start)
+        # a player who has left the game by then has no point there (FORMAT item 6)
+        until = {e.player: e.position + (e.inner is not None) for e in self.eliminations_until(self.point(at + count))}
         out = set()
         for position in range(at, at + count):
             step = self.scenario.steps[position % self.size]
@@ -444,6 +464,8 @@ class LoopFacts:
             if step.unless is not None and step.unless.breaks:
                 owners.append(step.unless.by)  # a payment that would break it, as in the loop
             for player in owners:
+                if position >= until.get(player, position + 1):
+                    continue
                 own = self.deviation_point(player)
                 if own is not None and not own.unbounded and self.position(own) == position:
                     out.add(position)

@@ -358,9 +358,10 @@ class Mtr2018(Cr2009Sept):
 
     def judge_needed(self, ctx: Settlement, decision: Decision) -> bool:  # noqa: D102
         """A choice involving hidden information, or a hidden out: a judge may be needed."""
-        hidden = [s for s in ctx.scenario.steps if s.hidden]
-        # A player who has left the game by the cut no longer holds an out (FORMAT item 6).
+        # A player who has left the game by the cut no longer holds an out, nor makes the hidden
+        # choice of a step of theirs: their breakers and steps drop out (FORMAT item 6).
         left = {e.player for e in ctx.facts.eliminations_until(decision.point)}
+        hidden = [s for s in ctx.scenario.steps if s.hidden and s.by not in left]
         outs = [b for b in ctx.scenario.breakers if b.hidden and b.by not in left]
         if (not hidden and not outs) or decision.result not in (Result.SHORTCUT, Result.DRAW, Result.ENDS):
             return False
