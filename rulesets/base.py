@@ -30,7 +30,7 @@ from .outcome import Elimination, Iterations, Outcome, Result, StateValue, Stopp
 from .dynamics import AfterCut as DynAfterCut
 from .dynamics import Elimination as DynElimination
 from .dynamics import Event as DynEvent
-from .facts import LoopFacts, facts_of
+from .facts import LoopFacts, acting_until, facts_of
 from .numbers import number_today
 from .scenario import EndsLoop, Goal, Intent, Scenario
 from .values import UNBOUNDED, Count, CutPoint, Unsettleable
@@ -1210,7 +1210,7 @@ class Ruleset:
         rule = self.loop_rule
         # A step of a player who has left the game (before the cut or among these steps) drops
         # out (FORMAT item 6): it is passed, not performed, and not named as resolving.
-        until = {e.player: e.position + (e.inner is not None) for e in (*facts.eliminations_until(point), *after.eliminations)}
+        until = acting_until((*facts.eliminations_until(point), *after.eliminations))
         passed = [steps[p % len(steps)] for p in range(start, start + after.performed)]
         shown = [s.does for p, s in enumerate(passed, start) if s.by not in until or p < until[s.by]]
         dropped = [s for p, s in enumerate(passed, start) if s.by in until and p >= until[s.by]]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import ClassVar, Iterable, Mapping
 
 from .base import MANA_RULES_421, STACK_RULE_421, Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
+from .facts import acting_until
 from .outcome import Result
 from .values import UNBOUNDED, Count, CutPoint, higher
 
@@ -253,7 +254,7 @@ class Cr2004(Ruleset):
         # choices no longer give them the last word.  Far enough out (an unbounded number),
         # everyone who ever leaves has left.
         window = CutPoint(UNBOUNDED) if number is UNBOUNDED else CutPoint(number + 2, 0)
-        until = {e.player: e.position + (e.inner is not None) for e in facts.eliminations_until(window)}
+        until = acting_until(facts.eliminations_until(window))
         unbounded = number is UNBOUNDED
         for point in facts.points_from(start, 2 * facts.size):
             if deviator not in choosers.get(point.steps, ()):

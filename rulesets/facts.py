@@ -47,6 +47,13 @@ def facts_of(scenario: Scenario) -> "LoopFacts":
     return facts
 
 
+def acting_until(eliminations: Iterable[Elimination]) -> dict[str, int]:
+    """Each player who left: the first linear position whose step of theirs is not performed
+    (FORMAT item 6: their steps drop out).  A player who left at point w performed none from w
+    on; one who left inside the run of the step at w (an inner point) performed that step."""
+    return {e.player: e.position + (e.inner is not None) for e in eliminations}
+
+
 class LoopFacts:
     """Derived, closed-form facts about a scenario's loop.
 
@@ -360,7 +367,7 @@ class LoopFacts:
         everyone who ever leaves has left."""
         steps, size = self.scenario.steps, self.size
         point = CutPoint(UNBOUNDED) if unbounded else self.point(position + size)
-        until = {e.player: (0 if unbounded else e.position + (e.inner is not None)) for e in self.eliminations_until(point)}
+        until = dict.fromkeys(acting_until(self.eliminations_until(point)), 0) if unbounded else acting_until(self.eliminations_until(point))
         if not until:
             return lambda q: True
         return lambda q: q < until.get(steps[q % size].by, q + 1)
@@ -456,7 +463,7 @@ class LoopFacts:
         choice) and that controller's own point falls: the steps that still resolve stop there."""
         at = self.position(start)
         # a player who has left the game by then has no point there (FORMAT item 6)
-        until = {e.player: e.position + (e.inner is not None) for e in self.eliminations_until(self.point(at + count))}
+        until = acting_until(self.eliminations_until(self.point(at + count)))
         out = set()
         for position in range(at, at + count):
             step = self.scenario.steps[position % self.size]
@@ -542,7 +549,7 @@ class LoopFacts:
         last = self.last_step_before(point)
         if last is None or point.inner is not None or self.dynamics is None or not self.dynamics.may_lose:
             return last  # (nobody ever leaves a format 1 loop, nor one where no end makes a player lose)
-        gone = {e.player: e for e in self.eliminations_until(point)}
+        gone = acting_until(self.eliminations_until(point))
         if last.by not in gone:
             return last
         size, steps = self.size, self.scenario.steps
@@ -554,10 +561,8 @@ class LoopFacts:
         cut = self.position(point)
         latest = -1
         for j, step in enumerate(steps):
-            left = gone.get(step.by)
-            # steps at positions before ``until`` were performed: a player who left at point w
-            # performed none from w on; one who left inside the run of the step at w performed it
-            until = cut if left is None else min(cut, left.position + (left.inner is not None))
+            # the step's positions before ``until`` were performed (acting_until)
+            until = min(cut, gone.get(step.by, cut))
             if until > j:
                 latest = max(latest, until - 1 - (until - 1 - j) % size)
         return steps[latest % size] if latest >= 0 else None
