@@ -78,7 +78,7 @@ class Additive:
     def owners(self) -> tuple[str | None, ...]:
         """Which independent set each step belongs to (:func:`.scenario.set_owners`); only
         independent sets ask, so it is worked out when first asked for."""
-        return set_owners(self.scenario.steps)
+        return set_owners(self.scenario.steps, self.scenario.format)
 
     # --- the engine's questions (the same as Dynamics answers) ------------------------------------
 

@@ -464,7 +464,7 @@ class Dynamics:
         #: Format 3 amounts couple the values: the blocks then follow their joint map (:mod:`.joint`).
         self.joint = self._joint()
         #: Which independent set each step belongs to (see :func:`~.scenario.set_owners`).
-        self.owners = set_owners(self.steps)
+        self.owners = set_owners(self.steps, scenario.format)
         self._runs: dict[tuple[Count, Goal | None, tuple[tuple[int, str], ...]], Run] = {}
         #: Where the loop left alone starts each phase: (position, the exact state there, who
         #: left before it), recorded by its run (:meth:`_run`).

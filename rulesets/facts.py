@@ -16,7 +16,7 @@ from typing import Callable, Iterable, Iterator, Mapping
 from .additive import Additive
 from .dynamics import Dynamics, Elimination, Event, Run, order_key
 from .outcome import StateValue
-from .scenario import Breaker, EndsLoop, Goal, LoopFlags, Scenario, Step, set_owners
+from .scenario import Breaker, EndsLoop, Goal, LoopFlags, Scenario, Step, set_owners, sustaining
 from .bignum import TooLarge
 from .values import UNBOUNDED, Count, CutPoint, Unsettleable, cached, higher
 
@@ -141,13 +141,9 @@ class LoopFacts:
         return self.in_turn_order(s.by for s in self.scenario.steps if self.sustaining(s))
 
     def sustaining(self, step: Step) -> bool:
-        """True when declining ``step`` (or choosing otherwise there) stops the loop: an optional
-        step, and in format 2 not a side benefit; or, in format 2, a choice in a mandatory step."""
-        if self.scenario.format < 2:
-            return step.optional
-        if step.optional:
-            return step.sustains
-        return step.choice
+        """True when declining ``step`` (or choosing otherwise there) stops the loop
+        (:func:`.scenario.sustaining`)."""
+        return sustaining(step, self.scenario.format)
 
     def points_to_deviate(self, player: str) -> tuple[int, ...]:
         """FORMAT item 7: the steps of an iteration where ``player`` could deviate (their
@@ -681,7 +677,7 @@ class LoopFacts:
         An optional step belongs to its controller's set; a mandatory step belongs to the set of
         the nearest optional step before it (cyclically), since it is that action's consequence.
         """
-        return set_owners(self.scenario.steps)
+        return set_owners(self.scenario.steps, self.scenario.format)
 
     def counts_at(self, point: CutPoint, players: Iterable[str]) -> dict[str, Count]:
         """How many times each player's set has been performed at a single cut point: the

@@ -464,13 +464,24 @@ class Scenario:
         return other
 
 
-def set_owners(steps: tuple[Step, ...]) -> tuple[str | None, ...]:
-    """Which independent set each step belongs to (:attr:`LoopFacts.set_of_step`): an optional
-    step to its controller's set, a mandatory one to the set of the nearest optional step before
-    it, cyclically (it is that action's consequence).  A side benefit (``sustains = false``)
-    defines no set: it belongs to the set it happens in."""
-    owners: list[str | None] = [s.by if s.optional and s.sustains else None for s in steps]
-    last = next((s.by for s in reversed(steps) if s.optional and s.sustains), None)
+def sustaining(step: Step, format: int) -> bool:
+    """True when declining ``step`` (or choosing otherwise there) stops the loop: an optional
+    step, and in format 2 not a side benefit; or, in format 2, a choice in a mandatory step."""
+    if format < 2:
+        return step.optional
+    if step.optional:
+        return step.sustains
+    return step.choice
+
+
+def set_owners(steps: tuple[Step, ...], format: int) -> tuple[str | None, ...]:
+    """Which independent set each step belongs to (:attr:`LoopFacts.set_of_step`): a step that
+    sustains the loop (:func:`sustaining`: an optional step, or in format 2 a choice) to its
+    controller's set, any other to the set of the nearest sustaining step before it, cyclically
+    (it is that action's consequence).  A side benefit (``sustains = false``) defines no set:
+    it belongs to the set it happens in."""
+    owners: list[str | None] = [s.by if sustaining(s, format) else None for s in steps]
+    last = next((s.by for s in reversed(steps) if sustaining(s, format)), None)
     for i, owner in enumerate(owners):
         if owner is None:
             owners[i] = last

@@ -67,18 +67,13 @@ BOTH_CHOOSE = ALICE_ACTS_BOB_CHOOSES.replace(
     'does = "Alice pings"\noptional = true', 'does = "Alice must choose a target"\nchoice = true\nalternative = "chooses another"'
 )
 
-CHOICE_REASON = (
-    "A choice = true step is its controller's point to sustain the loop (FORMAT 'Choices in mandatory steps', "
-    "item 7; LoopFacts.sustaining), so every CR era counts Bob as involved and gives his set 5 (421.5: the "
-    "nonactive player's higher number; 2008: his own number; 729.2a: his own proposal), and iterations says "
-    "Bob = 5. But scenario.set_owners only makes an optional step with sustains true start a set: Bob's choice "
-    "step falls into Alice's set and stops with it after 2 (b = 2); when every set is a choice, no step has an "
-    "owner and every step runs to the highest count (a = 5 though Alice's number is 2). Fix: set_owners (and "
-    "tests/support/oracle.py's owner rule) should start a set at every step LoopFacts.sustaining accepts."
-)
+# A choice = true step is its controller's point to sustain the loop (FORMAT 'Choices in mandatory
+# steps', item 7; LoopFacts.sustaining), so every CR era counts Bob as involved and gives his set 5
+# (421.5: the nonactive player's higher number; 2008: his own number; 729.2a: his own proposal).
+# scenario.set_owners started a set only at an optional step: Bob's choice fell into Alice's set
+# and stopped with it after 2; when every set was a choice, every step ran to the highest count.
 
 
-@pytest.mark.xfail(strict=True, reason=CHOICE_REASON)
 @pytest.mark.parametrize("key", OWN_NUMBERS)
 def test_a_choosers_set_runs_the_choosers_number(key):
     out = settle(key, ALICE_ACTS_BOB_CHOOSES)
@@ -86,7 +81,6 @@ def test_a_choosers_set_runs_the_choosers_number(key):
     assert _plain(out.state) == {"a": 2, "b": 5}
 
 
-@pytest.mark.xfail(strict=True, reason=CHOICE_REASON)
 @pytest.mark.parametrize("key", OWN_NUMBERS)
 def test_sets_that_are_all_choices_each_run_their_own_number(key):
     out = settle(key, BOTH_CHOOSE)
@@ -173,17 +167,9 @@ def test_at_a_single_cut_the_leavers_set_counts_what_it_performed(key):
     assert _plain(out.state)["b"] == 2
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "When Bob, whose 5 is the lowest number, leaves before his point (at (2, 1)), the MTR procedure is applied "
-        "again among Alice and Carol (docs/READINGS.md) and its per_player list drops Bob, so iterations loses "
-        "his key although his set was performed twice (b = 2): the same loop with Bob leaving but not the lowest "
-        "keeps him with what he performed (test above; tests/engine/test_players_who_left.py). FORMAT's "
-        "{player: count} is per independent set, and a set that ran is one. Fix: in Ruleset._among_those_left "
-        "(rulesets/base.py), keep the first round's per_player (counts_at already caps a leaver's count)."
-    ),
-)
+# Fixed by the leavers review (Ruleset._among_those_left keeps the first round's per-player
+# sets): when Bob, whose 5 is the lowest number, leaves before his point, the procedure applied
+# again among Alice and Carol still counts his set, as far as he performed it.
 @pytest.mark.parametrize("key", ["mtr-2018", "mtr-current"])
 def test_a_leaver_with_the_lowest_number_keeps_the_count_of_their_set(key):
     out = settle(key, LEAVER_NO_END.replace("Bob = 10", "Bob = 5").replace("Carol = 10", "Carol = 8"))

@@ -597,8 +597,9 @@ def play_format2(
     """Play ``limit`` steps (or until the loop stops): the stop, who left where, the state.
 
     With ``counts`` (independent sets): each player's set is played only in its first
-    ``counts[player]`` iterations; a step belongs to the set of its controller if optional (and
-    not a side benefit), else to that of the last such step before it (wrapping round).
+    ``counts[player]`` iterations; a step belongs to the set of its controller if it sustains the
+    loop (optional and not a side benefit, or a choice), else to that of the last such step before
+    it (wrapping round).
     ``halts`` (format 3, FORMAT item 24): positions where play stops before the step there
     (``stop = "halt"``), as steps still resolving after a cut stop at their controller's own point.
     ``trace`` (format 3): if given, the state before each position played is appended to it.
@@ -610,7 +611,8 @@ def play_format2(
     owner: list[str | None] = []
     for j in range(size):
         back = [steps[(j - d) % size] for d in range(size)]
-        owner.append(next((s.by for s in back if s.optional and s.sustains), None))
+        # a set starts at a step that sustains the loop: optional (not a side benefit), or a choice
+        owner.append(next((s.by for s in back if (s.sustains if s.optional else s.choice)), None))
     values: dict = {}
     for name, start in scenario.state.items():
         if isinstance(start, dict) or hasattr(start, "items"):
