@@ -225,8 +225,9 @@ class Settlement:
         eliminated: tuple[Elimination, ...] = ()
         inner: dict[str, int] | None = None
         if decision.counts is not None:
-            # Independent sets, each run its own number of times: no single cut, no last action.
-            iterations = dict(decision.counts)
+            # Independent sets, each run its own number of times: no single cut, no last action;
+            # a set whose player left performed its iterations only until then.
+            iterations = facts.counts_performed(decision.counts) if facts.sets_by_engine else dict(decision.counts)
             state = dict(decision.end_state) if decision.end_state is not None else facts.state_with_counts(decision.counts)
             if decision.left is not None:
                 eliminated = decision.left

@@ -723,13 +723,24 @@ class LoopFacts:
         if hit is None:
             return None
         n, k, state = hit
-        # a player who left before the stop performed their set's iterations only until then
+        return self.counts_performed(counts, CutPoint(n, k)), state
+
+    def counts_performed(self, counts: Mapping[str, Count], stop: CutPoint | None = None) -> dict[str, Count]:
+        """The iterations each independent set performed when the sets run their own ``counts``:
+        its own count, or fewer when the loop stopped first (at ``stop``) or its player left the
+        game first (FORMAT item 6: their steps drop out), each then counting the iterations it
+        began (:meth:`_begun`)."""
+        # a player who left performed their set's iterations only until then
         gone = {e.player: self.point(e.position) for e in self.sets_run(counts).eliminations} if self.sets_by_engine else {}
-        reached: dict[str, Count] = {}
+        out: dict[str, Count] = {}
         for p, c in counts.items():
-            began = self._begun(p, gone.get(p, CutPoint(n, k)))
-            reached[p] = c if c is not UNBOUNDED and not higher(c, began) else began
-        return reached, state
+            end = gone.get(p, stop)
+            if end is None:
+                out[p] = c
+                continue
+            began = self._begun(p, end)
+            out[p] = c if c is not UNBOUNDED and not higher(c, began) else began
+        return out
 
     def state_with_counts(self, counts: Mapping[str, Count]) -> "dict[str, StateValue]":
         """The state when each independent set has run its own number of times, side by side."""

@@ -140,17 +140,9 @@ Carol = 10
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Bob leaves at (2, 1) after performing his set twice (b = 2 in the tool's own state), but iterations "
-        "says Bob = 10: 'iterations' is the complete iterations performed (FORMAT outcome fields) and a "
-        "player who left performs no more loop actions (FORMAT item 6). f1d8e58 capped a leaver's count only "
-        "where the loop ends (LoopFacts.end_with_counts) and at a single cut (counts_at); Settlement.outcome "
-        "(rulesets/base.py) copies decision.counts as they are when the sets run out without an end. Fix: cap "
-        "each player who left (facts.sets_run(counts).eliminations) at LoopFacts._begun(player, where they left)."
-    ),
-)
+# Bob leaves at (2, 1) after performing his set twice (b = 2): 'iterations' is the complete
+# iterations performed, and a player who left performs no more loop actions (FORMAT item 6).
+# The outcome copied the sets' own numbers when they ran out without an end (Bob = 10).
 @pytest.mark.parametrize("key", OWN_NUMBERS_MULTI)
 def test_a_leavers_set_stops_counting_when_the_sets_run_out(key):
     out = settle(key, LEAVER_NO_END)
