@@ -72,6 +72,9 @@ class Decision:
     left: tuple[Elimination, ...] | None = None
     """Players who left while independent sets ran their own counts up to an end, or when a
     repetition inside one resolution stopped (format 2); None: read off the engine's run."""
+    by_chance: bool = False
+    """Set by :meth:`Ruleset.chance_end`: nothing but the chance event stops the loop (no
+    player's point does), so its expected length is the event's alone."""
 
 
 @dataclass(frozen=True)
@@ -290,7 +293,9 @@ class Settlement:
         assert event is not None  # the step was found by it
         facts = self.facts
         cut = decision.point
-        if cut is None:
+        if cut is None and decision.by_chance:
+            cut = CutPoint(UNBOUNDED)  # only the event stops the loop (chance_end)
+        elif cut is None:
             # Played out (no shortcut), or run until the event: the players stop where they mean
             # to (nobody, for a loop run until its event), if the event doesn't come first.
             points = (facts.deviation_point(p) for p in self.scenario.players)
@@ -866,7 +871,13 @@ class Ruleset:
         facts = ctx.facts
         if decision.result is Result.SHORTCUT:
             if decision.counts is not None:
-                endless = all(c is UNBOUNDED for c in decision.counts.values())
+                # The event happens as long as the set holding it runs (a step outside every set:
+                # as long as any runs): a set that runs an unbounded number, its player still in
+                # the game, meets it with probability 1 whatever the other sets do.
+                counts = facts.counts_performed(decision.counts) if facts.sets_by_engine else decision.counts
+                owners = facts.set_of_step
+                holders = {owners[i] for i, s in enumerate(ctx.scenario.steps) if s.ends_loop is not None and s.ends_loop.chance is not None}
+                endless = any(c is UNBOUNDED and (p in holders or None in holders) for p, c in counts.items())
             else:
                 endless = decision.point is not None and decision.point.unbounded
         elif decision.result is Result.DRAW:
@@ -877,6 +888,8 @@ class Ruleset:
             return decision
         if decision.result is Result.DRAW:
             what = "would repeat without end (a draw)"
+        elif decision.counts is not None:
+            what = "would go on an unbounded number of times (a set's number)"
         else:
             who = f"{decision.deviates}'s" if decision.deviates else "the"
             what = f"would go on an unbounded number of times ({who} number)"
@@ -890,7 +903,7 @@ class Ruleset:
             f"Reading taken (FORMAT item 17): a chance end comes before “never”. Nothing else stops this loop, and "
             f"“{event.when}” ends it with probability 1, so it ends by itself, with no fixed length."
         )
-        return Decision(Result.ENDS)
+        return Decision(Result.ENDS, by_chance=True)
 
     def losses_on_the_way(self, ctx: "Settlement", decision: Decision) -> Decision:
         """FORMAT item 19: the players who lose before a loop repeats without end are listed,

@@ -199,18 +199,11 @@ Bob = "never"
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "Under 421.5 Bob's set, which holds the coin flip, runs an unbounded number of times: the procedure takes "
-        "the loop on without end, so FORMAT item 17 ('a chance end comes before never') makes it end: result "
-        "ends, iterations null, expected_iterations the event's (2: a 1/2 chance at the last step). The tool "
-        "keeps shortcut with b unbounded because Ruleset.chance_end (rulesets/base.py) asks that *every* set be "
-        "unbounded (docs/READINGS.md reads 'without end' so), and its expected_iterations 7/4 is taken over "
-        "Alice's 3 iterations, a point where the loop does not stop. Fix: endless when the set the event step "
-        "belongs to (LoopFacts.set_of_step) runs an unbounded number."
-    ),
-)
+# Under 421.5 Bob's set, which holds the coin flip, runs an unbounded number of times: the loop
+# goes on without end, so FORMAT item 17 ('a chance end comes before never') makes it end, with
+# the event's expected length (2: a 1/2 chance at the last step). chance_end asked that *every*
+# set be unbounded, and the expectation was taken over Alice's 3 iterations, where the loop
+# does not stop.
 @pytest.mark.parametrize("key", ["cr-2004", "cr-2005", "cr-2008"])
 def test_a_coin_flip_in_a_set_that_runs_without_end_ends_the_loop(key):
     out = settle(key, COIN_IN_BOBS_SET)
