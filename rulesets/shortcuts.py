@@ -19,7 +19,8 @@ from typing import ClassVar, Iterable, Mapping, cast
 from .base import Decision, Ruleset, Settlement, Source, Stop, be, earliest, listing, times
 from .outcome import Result, StoppedBy
 from .numbers import SHORTCUT_RULE_NUMBERS, renumbered
-from .values import Count, CutPoint
+from .scenario import Scenario
+from .values import Count, CutPoint, higher
 
 
 def _numbered(number: str, *parts: str) -> tuple[str, ...]:
@@ -307,10 +308,35 @@ class Cr2009(Ruleset):
         counts: dict[str, Count] = {}
         for player in involved:
             counts[player] = ctx.number(player)
+        # A breaker is an action outside the loop that ends it (FORMAT, [[breaker]]): its player
+        # shortens every proposal to where they break it (2b), and no set goes on from there.
+        breakers = {b.by for b in ctx.scenario.breakers}
+        outside = [Stop(p, point) for p in facts.turn_order if p not in involved and p in breakers
+                   for point in [facts.deviation_point(p)] if point is not None and not point.unbounded]
+        breaking = earliest(outside, facts, facts.turn_order)[0] if outside else None
+        if breaking is not None:
+            stopped = facts.counts_at(breaking.point, involved)
+            if all(not higher(stopped[p], counts[p]) for p in involved):
+                # every set still runs there: the loop stops at the breaker's point
+                for player in involved:
+                    ctx.say(self.rule("2a"), f"{ctx.who(player)} proposes to repeat their own actions {times(counts[player])}.")
+                ctx.say(
+                    self.rule("2b"),
+                    f"{breaking.player} shortens each proposal to {breaking.point.describe()}, where they break the loop "
+                    f"({_breaker_does(ctx.scenario, breaking.player)}): no set goes on from there.",
+                )
+                return Decision(Result.SHORTCUT, breaking.point, breaking.player, per_player=involved)
+            counts = {p: c if not higher(c, stopped[p]) else stopped[p] for p, c in counts.items()}
+            ctx.say(
+                self.rule("2b"),
+                f"{breaking.player} breaks the loop {breaking.point.describe()} ({_breaker_does(ctx.scenario, breaking.player)}): "
+                "the sets still running stop there, the others have run their own numbers.",
+            )
+        for player in involved:
             ctx.say(self.rule("2a"), f"{ctx.who(player)} proposes to repeat their own actions {times(counts[player])}; the others accept.")
         for player in facts.turn_order:
             point = facts.deviation_point(player)
-            if player not in involved and point is not None:
+            if player not in involved and player not in breakers and point is not None:
                 ctx.note(
                     f"{player} means to act {point.describe()}. {self.rule('2b')} lets them shorten a proposal to act "
                     "there, but these actions don't depend on anything they do, so each player can propose their "
@@ -454,3 +480,8 @@ class Cr2024(Cr2009Sept):
 def _people(names: Iterable[str]) -> str:
     names = list(names)
     return f"{names[0]} takes" if len(names) == 1 else f"{', '.join(names)} take"
+
+
+def _breaker_does(scenario: Scenario, player: str) -> str:
+    """What ``player``'s breaker does, quoted (their first breaker)."""
+    return f"\u201c{next(b.does for b in scenario.breakers if b.by == player)}\u201d"

@@ -257,17 +257,11 @@ Carol = 2
 """
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "A breaker is 'an action outside the loop that would end it' (FORMAT, format 1 [[breaker]]), and 713.2b / "
-        "729.2b let each other player shorten any proposal 'by naming a place where they will make a game choice "
-        "that's different': Carol shortens each set's proposal to after 2 iterations, where she breaks the loop "
-        "and no set can go on (a = b = 2, as both MTR rulesets give). The tool lets both sets run 10 with a note "
-        "that 'each player can propose their own loop again', which the breaker has ended (Cr2009.independent, "
-        "rulesets/shortcuts.py). Fix: apply the outsiders' points (self.intervening) to every set's count."
-    ),
-)
+# A breaker is 'an action outside the loop that would end it' (FORMAT, format 1 [[breaker]]), and
+# 713.2b / 729.2b let each other player shorten any proposal 'by naming a place where they will make
+# a game choice that's different': Carol shortens each set's proposal to after 2 iterations, where
+# she breaks the loop and no set can go on (a = b = 2, as both MTR rulesets give).  The tool let
+# both sets run 10 with a note that 'each player can propose their own loop again'.
 @pytest.mark.parametrize("key", ["cr-2009", "cr-2009-09", "cr-2024"])
 def test_a_breaker_outside_the_sets_shortens_every_proposal_since_2009(key):
     assert _plain(settle(key, BREAKER).state) == {"a": 2, "b": 2}
@@ -591,3 +585,25 @@ def test_an_end_while_every_set_runs_is_the_whole_loops(key):
     out = settle(key, ENDS.replace("BOB", '"never"'))
     assert (out.result, out.ended_by) == (Result.ENDS, "the loop ends")
     assert _plain(out.state) == {"x": 0, "y": 2}
+
+
+@pytest.mark.parametrize("key", ["cr-2009", "cr-2024"])
+def test_a_breaker_after_one_set_stopped_stops_the_others(key):
+    # Alice's set runs 1, Bob's would run 10; Carol breaks the loop after 5 iterations: Alice's set
+    # has run its own number, Bob's stops where the loop is broken.
+    out = settle(key, BREAKER.replace("Alice = 10", "Alice = 1").replace("Carol = 2", "Carol = 5"))
+    assert out.iterations == {"Alice": 1, "Bob": 5}
+    assert _plain(out.state) == {"a": 1, "b": 5}
+    assert any("Carol breaks the loop" in line for line in out.transcript)
+
+
+@pytest.mark.parametrize("key", ["cr-2009", "cr-2024"])
+def test_a_breaker_who_means_to_break_late_changes_nothing(key):
+    out = settle(key, BREAKER.replace("Carol = 2", "Carol = 50"))
+    assert out.iterations == {"Alice": 10, "Bob": 10}
+
+
+@pytest.mark.parametrize("key", ["cr-2009", "cr-2024"])
+def test_the_breaker_deviates_where_every_set_still_runs(key):
+    out = settle(key, BREAKER)
+    assert (out.deviates, out.iterations, out.steps) == ("Carol", {"Alice": 2, "Bob": 2}, 0)
