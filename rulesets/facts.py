@@ -138,12 +138,18 @@ class LoopFacts:
         (a side benefit, ``sustains = false``, doesn't), or a ``choice = true`` step (inside one
         resolution an optional step counts as a choice).
         """
-        return self.in_turn_order(s.by for s in self.scenario.steps if self.sustaining(s))
+        return self.in_turn_order(s.by for s, keeps in zip(self.scenario.steps, self.sustains) if keeps)
 
     def sustaining(self, step: Step) -> bool:
         """True when declining ``step`` (or choosing otherwise there) stops the loop
         (:func:`.scenario.sustaining`)."""
         return sustaining(step, self.scenario.format)
+
+    @cached
+    def sustains(self) -> tuple[bool, ...]:
+        """:meth:`sustaining` for each step, in order (asked of every step by every procedure)."""
+        fmt = self.scenario.format
+        return tuple(sustaining(s, fmt) for s in self.scenario.steps)
 
     def points_to_deviate(self, player: str) -> tuple[int, ...]:
         """FORMAT item 7: the steps of an iteration where ``player`` could deviate (their
@@ -173,10 +179,9 @@ class LoopFacts:
         table = self._choice_steps
         if not table:
             # every player's, worked out in one pass over the steps (the key () marks it done)
-            sustaining = self.sustaining
             found: dict[tuple[str, bool], list[int]] = {}
-            for i, s in enumerate(self.scenario.steps):
-                own = s.by if sustaining(s) else None
+            for i, (s, keeps) in enumerate(zip(self.scenario.steps, self.sustains)):
+                own = s.by if keeps else None
                 if own is not None:
                     found.setdefault((own, False), []).append(i)
                     found.setdefault((own, True), []).append(i)
@@ -463,7 +468,7 @@ class LoopFacts:
         out = set()
         for position in range(at, at + count):
             step = self.scenario.steps[position % self.size]
-            owners = [step.by] if self.sustaining(step) else []
+            owners = [step.by] if self.sustains[position % self.size] else []
             if step.unless is not None and step.unless.breaks:
                 owners.append(step.unless.by)  # a payment that would break it, as in the loop
             for player in owners:
