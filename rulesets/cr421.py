@@ -260,13 +260,16 @@ class Cr2004(Ruleset):
             if deviator not in choosers.get(point.steps, ()):
                 continue
             # Who made the last loop choice performed before this point (nobody at the start).
-            at = facts.position(point)
             previous: set[str] = set()
-            for back, k in enumerate(facts.steps_before(point), 1):
-                there = {p for p in choosers.get(k, ()) if p not in until or (not unbounded and at - back < until[p])}
-                if there:
-                    previous = there
-                    break
+            if not until:  # nobody leaves: the last choice step before the point
+                previous = next((choosers[k] for k in facts.steps_before(point) if k in choosers), previous)
+            else:
+                at = facts.position(point)
+                for back, k in enumerate(facts.steps_before(point), 1):
+                    there = {p for p in choosers.get(k, ()) if p not in until or (not unbounded and at - back < until[p])}
+                    if there:
+                        previous = there
+                        break
             if previous - {deviator}:
                 return CutPoint(UNBOUNDED, point.steps) if unbounded else point
         if all(p in until for p in involved if p != deviator):

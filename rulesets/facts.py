@@ -138,18 +138,13 @@ class LoopFacts:
         (a side benefit, ``sustains = false``, doesn't), or a ``choice = true`` step (inside one
         resolution an optional step counts as a choice).
         """
-        return self.in_turn_order(s.by for s, keeps in zip(self.scenario.steps, self.sustains) if keeps)
+        fmt = self.scenario.format
+        return self.in_turn_order(s.by for s in self.scenario.steps if sustaining(s, fmt))
 
     def sustaining(self, step: Step) -> bool:
         """True when declining ``step`` (or choosing otherwise there) stops the loop
-        (:func:`.scenario.sustaining`)."""
+        (:func:`.scenario.sustaining`, which the hot loops here call directly)."""
         return sustaining(step, self.scenario.format)
-
-    @cached
-    def sustains(self) -> tuple[bool, ...]:
-        """:meth:`sustaining` for each step, in order (asked of every step by every procedure)."""
-        fmt = self.scenario.format
-        return tuple(sustaining(s, fmt) for s in self.scenario.steps)
 
     def points_to_deviate(self, player: str) -> tuple[int, ...]:
         """FORMAT item 7: the steps of an iteration where ``player`` could deviate (their
@@ -179,9 +174,10 @@ class LoopFacts:
         table = self._choice_steps
         if not table:
             # every player's, worked out in one pass over the steps (the key () marks it done)
+            fmt = self.scenario.format
             found: dict[tuple[str, bool], list[int]] = {}
-            for i, (s, keeps) in enumerate(zip(self.scenario.steps, self.sustains)):
-                own = s.by if keeps else None
+            for i, s in enumerate(self.scenario.steps):
+                own = s.by if sustaining(s, fmt) else None
                 if own is not None:
                     found.setdefault((own, False), []).append(i)
                     found.setdefault((own, True), []).append(i)
@@ -269,9 +265,15 @@ class LoopFacts:
 
     def eliminations_until(self, point: CutPoint | None) -> "list[Elimination]":
         """Players who left the game at or before a cut point (UNBOUNDED: ever), in order."""
-        if point is None:
-            return []
+        if point is None or (point.inner is None and not self.may_lose):
+            return []  # (a point inside a run is still checked: the engine refuses one past its end)
         return self.engine.eliminations_until(point)
+
+    @cached
+    def may_lose(self) -> bool:
+        """Whether a player can leave the game mid-loop: a format 2 loop with an end that makes a
+        player lose (format 1 has none)."""
+        return self.dynamics is not None and self.dynamics.may_lose
 
     def losses_at(self, point: CutPoint) -> list[tuple[str, str]]:
         """FORMAT item 18: who loses, with the effect of their end, when a repetition inside one
@@ -468,7 +470,7 @@ class LoopFacts:
         out = set()
         for position in range(at, at + count):
             step = self.scenario.steps[position % self.size]
-            owners = [step.by] if self.sustains[position % self.size] else []
+            owners = [step.by] if self.sustaining(step) else []
             if step.unless is not None and step.unless.breaks:
                 owners.append(step.unless.by)  # a payment that would break it, as in the loop
             for player in owners:
@@ -548,7 +550,7 @@ class LoopFacts:
         In closed form: for each player, the last of their steps before the cut or before they
         left, whichever comes first; the latest of those is the last step performed."""
         last = self.last_step_before(point)
-        if last is None or point.inner is not None or self.dynamics is None or not self.dynamics.may_lose:
+        if last is None or point.inner is not None or not self.may_lose:
             return last  # (nobody ever leaves a format 1 loop, nor one where no end makes a player lose)
         gone = acting_until(self.eliminations_until(point))
         if last.by not in gone:
@@ -689,7 +691,7 @@ class LoopFacts:
         iterations it began, counting the current one once its player's first choice step has
         had its turn; for a player who left the game before the cut, those it began before they
         left (their steps drop out there, FORMAT item 6)."""
-        gone = {e.player: self.point(e.position) for e in self.eliminations_until(point)} if self.dynamics is not None else {}
+        gone = {e.player: self.point(e.position) for e in self.eliminations_until(point)}
         out: dict[str, Count] = {}
         for p in players:
             left = gone.get(p)
