@@ -26,7 +26,8 @@ The readings implemented are DOMAIN.md sections 3-4 and the team's decisions:
   turns with a meaningful change); then the first involved player in turn order must deviate at
   their first optional step from the first such p, unless their own point or (strictly) another
   player's point comes earlier; without a repeat, the 729.2 proposal/shortening, or (independent)
-  each set its own count;
+  each set its own count, a breaker outside the sets stopping every set still running at its
+  point (a cut there when all still run);
 * mtr-current: conditional/random, or across turns with a meaningful change: no_shortcut; a
   restart: no_restart; else the lowest point of every player (involved "never" players rank by
   naming order; across turns with every point unbounded: a draw); judge if a step is hidden;
@@ -409,7 +410,18 @@ class _Run:
             if own is not None and own < pos:
                 pos = own
         elif self.sc.loop.independent:
-            return ("sets", {p: self.count(p) for p in inv})
+            counts = {p: self.count(p) for p in inv}
+            # 729.2b: a breaker outside the sets shortens every proposal to where it breaks the
+            # loop; a set that had already run its number keeps it
+            stops = [(q, p) for p in self.ordered(self.breaker_holders() - set(inv)) for q in [self.point(p)] if q is not None]
+            if not stops:
+                return ("sets", counts)
+            pos, who = min(stops, key=lambda stop: stop[0])  # the earliest; ties: turn order
+            n, k = divmod(pos, self.L)
+            began = {p: n + (1 if self.first_choice(p) < k else 0) for p in inv}
+            if all(began[p] <= counts[p] for p in inv):
+                return ("cut_sets", pos, who, inv)
+            return ("sets", {p: min(counts[p], began[p]) for p in inv})
         else:
             pos, who = self.own_point(a), a
         for p in self.after(a):
