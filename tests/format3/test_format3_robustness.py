@@ -146,3 +146,68 @@ def test_an_amount_doubling_for_10_to_the_400_iterations_is_written_exactly():
     for outcome in comparison.outcomes.values():
         assert outcome.iterations == 10**400
         assert outcome.to_json()["state"] == {"x": "2^(10^400)"}
+
+
+RUN_THEN_AMOUNT = """
+    format = 3
+    title = "a run, then an amount in the same step"
+    players = ["Alice", "Bob"]
+    [state]
+    power = 2
+    tokens = 0
+    [[inner]]
+    id = "count"
+    [[inner.step]]
+    by = "Bob"
+    does = "makes a token"
+    add = { tokens = 1 }
+    [[step]]
+    by = "Alice"
+    does = "runs the inner loop once, then doubles her power"
+    optional = true
+    add = { power = "power" }
+    run = { inner = "count", times = 1 }
+    [intent]
+    Alice = INTENT
+    """
+
+
+@pytest.mark.parametrize(("intent", "power", "tokens"), [("10", 2048, 10), ('"10^100"', "2*2^(10^100)", 10**100)])
+def test_an_amount_in_a_step_with_a_run_follows_the_step_s_own_map(intent, power, tokens):
+    # Found by the fuzzer (a StopIteration in dynamics._first_repeat, random outer loop): the
+    # joint trace of a block recorded the step's own effects after a run under the run's last
+    # inner step, so the closed form left `power` as it was (2 after ten doublings, silently).
+    loaded = _file(RUN_THEN_AMOUNT.replace("INTENT", intent))
+    for outcome in compare(loaded, registry().rulesets).outcomes.values():
+        assert outcome.iterations == (10 if intent == "10" else 10**100)
+        assert outcome.to_json()["state"] == {"power": power, "tokens": tokens}
+
+
+def test_a_random_outer_loop_with_a_run_and_an_amount_settles():
+    # The fuzzer's original crash, reduced: the same step, and a random step after it.
+    loaded = _file(
+        """
+        format = 3
+        title = "a run, an amount, a flip"
+        players = ["Alice", "Bob"]
+        [state]
+        power = 2
+        [[inner]]
+        id = "idle"
+        [[inner.step]]
+        by = "Bob"
+        does = "waits"
+        [[step]]
+        by = "Alice"
+        does = "doubles her power"
+        optional = true
+        add = { power = "power" }
+        run = { inner = "idle", times = 1 }
+        [[step]]
+        by = "Alice"
+        does = "flips a coin"
+        random = true
+        ends_loop = { when = "a flip is lost", chance = "1/2" }
+        """
+    )
+    assert _check(loaded, registry().rulesets)
