@@ -252,4 +252,22 @@ def document(rng: random.Random, i: int) -> dict[str, Any]:
             part["title"] = f"part {k + 2}"
             parts.append(part)
         doc["then"] = parts
+    if rng.random() < 0.7:
+        _settleable(doc)
     return doc
+
+
+def _settleable(doc: dict[str, Any]) -> None:
+    """Amounts with payments or a replaced end are an engine limit (refused): in most documents
+    with amounts, drop the payments and ``instead`` so that the amounts get settled."""
+    loops = [doc, *doc.get("then", [])]
+    steps = [s for loop in loops for s in loop["step"]] + [t for loop in loops for i in loop.get("inner", []) for t in i["step"]]
+    if not any(isinstance(v, str) for s in steps for v in s.get("add", {}).values()):
+        return
+    for s in steps:
+        if s.get("unless", {}).get("breaks") is False:
+            del s["unless"]
+    for loop in loops:
+        for end in loop.get("end", []):
+            end.pop("instead", None)
+            end.pop("once", None)
