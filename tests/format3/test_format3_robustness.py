@@ -5,7 +5,7 @@ through the loader, the nine built-in rulesets and the three renderers. Each doc
 refused by the loader with a ScenarioError, or loads; then ``compare`` gives an outcome under
 every ruleset (``unspecified`` with a note is an outcome) or refuses the file with a ScenarioError
 (an engine limit of FORMAT items 28-30: exit 2 with a message), and the comparison renders to md,
-HTML and JSON. Any other exception (a TypeError, an AssertionError, a RecursionError...) is a
+HTML and JSON (and the terminal's view, with the step diagrams). Any other exception (a TypeError, an AssertionError, a RecursionError...) is a
 defect: the failure prints the document as TOML, ready to paste into a regression test.
 
 * a fixed run: the same 250 documents every run;
@@ -27,6 +27,7 @@ import format3_fuzz
 from loopcompare import compare, render
 from loopcompare.comparator.api import loads
 from loopcompare.comparator.loader import ScenarioError, parse_document
+from loopcompare.comparator.terminal import screen
 from loopcompare.rulesets import registry
 from loopcompare.rulesets.outcome import Result
 from tomlwrite import to_toml
@@ -46,6 +47,8 @@ def _check(loaded, rulesets) -> bool:
             assert outcome.notes, "an unspecified outcome says why"
     for fmt in ("md", "html", "json"):
         assert render(comparison, fmt)
+    # the terminal's view and the step diagrams (mermaid) of the same comparison
+    assert screen(render(comparison, "md", mermaid=True), width=72, colour=True)
     return True
 
 
