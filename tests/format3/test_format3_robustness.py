@@ -214,3 +214,37 @@ def test_a_random_outer_loop_with_a_run_and_an_amount_settles():
         """
     )
     assert _check(loaded, registry().rulesets)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason=(
+        "rulesets/base.py (_event_fields) computes expected_iterations exactly up to 200,000 bits, "
+        "past the 4,300 digits Python writes as text: the fix belongs there (another helper's file)"
+    ),
+)
+def test_an_expected_count_over_a_long_cut_renders_or_is_null_with_a_note():
+    # Found by the fuzzer (a ValueError from int -> str while counting differences): a 1/3 chance
+    # per iteration, and a cut 83,334 iterations away (mtr-current's repeated-state stop once
+    # the ceiling holds). expected_iterations is a fraction over 3^83334 (~40,000 digits), which
+    # the outcome can't write. Format 2 meets it too; format 3 files get it through the same step.
+    loaded = _file(
+        """
+        format = 3
+        title = "a coin flip each time, and a ceiling far away"
+        players = ["Alice", "Bob"]
+        [state]
+        power = { start = 0, min = 0, max = 1000000 }
+        [[step]]
+        by = "Alice"
+        does = "flips a coin, and her power grows by 12"
+        choice = true
+        alternative = "stops"
+        add = { power = 12 }
+        random = true
+        ends_loop = { when = "a flip is lost", chance = "1/3" }
+        [intent]
+        Alice = "never"
+        """
+    )
+    assert _check(loaded, registry().select(["mtr-current"]))

@@ -102,8 +102,15 @@ def _step(rng: random.Random, players: list[str], state: dict[str, Any], inner_i
         step["add"] = {"tokens": rng.choice([-1, 1, 5])}
     elif kind < 0.8 and "lib" in state:
         step["add"] = {"lib": rng.choice([-3, -1, 2])}
+    elif kind < 0.85:
+        step["set"] = {rng.choice(PLAIN): _int(rng, -2, 6)}
+    elif kind < 0.9:
+        step["mul"] = {"life": rng.choice([0, 2, 3])}
+        step["target"] = {"among": rng.sample(players, rng.randint(1, len(players))), "order": rng.choice(["each", "fixed"])}
     if rng.random() < 0.25:
         step["priority"] = False
+    if not nested and rng.random() < 0.05:
+        step["turn"] = rng.choice(players)
     if rng.random() < 0.1:
         step["times"] = rng.choice([2, 3, 7])
     if rng.random() < (0.005 if nested else 0.07):
@@ -241,6 +248,10 @@ def document(rng: random.Random, i: int) -> dict[str, Any]:
         state["lib"] = {"start": rng.randint(0, 9), "min": 0, "max": 20}
     if rng.random() < 0.3:
         state["mana"]["max"] = rng.randint(6, 40)
+    if rng.random() < 0.2:  # floors and ceilings on the values amounts read, and huge starts
+        state[rng.choice(["x", "w", "power"])] = {"start": rng.randint(0, 3), "min": rng.choice([-5, 0]), "max": rng.choice([10, 10**6])}
+    if rng.random() < 0.1:
+        state["tokens"] = rng.choice(HUGE)
     doc: dict[str, Any] = {"format": 3, "title": f"generated {i}", "players": players, "state": state}
     doc.update(_part(rng, players, state, top=True))
     if rng.random() < 0.12:
