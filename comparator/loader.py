@@ -33,6 +33,8 @@ from loopcompare.rulesets import (
 from loopcompare.rulesets.outcome import EXPECT_KEYS_FORMAT_1, EXPECT_KEYS_FORMAT_2, Result
 from loopcompare.rulesets.registry import UnknownRuleset, registry
 from loopcompare.rulesets.linear import Amount, AmountError, parse_amount
+from loopcompare.rulesets.bignum import TooLarge
+from loopcompare.rulesets.values import Unsettleable
 from loopcompare.rulesets.scenario import Card, End, EndsLoop, Goal, InnerLoop, InnerRun, Limits, Target
 
 from . import huge_values, metadata, stack_checks
@@ -1327,7 +1329,12 @@ class Parser:
                 if _holds_at_start(scenario, end):
                     self.record(_at(f"end {i + 1}", "when"), f"already holds before the first step ({end.value} starts at {_start_text(scenario.state[end.value])}); the loop would never start")
         self.floors(scenario)
-        stack_checks.check(self, scenario)  # format 3: priority = false (FORMAT item 23)
+        try:
+            stack_checks.check(self, scenario)  # format 3: priority = false (FORMAT item 23)
+        except (Unsettleable, TooLarge):
+            # The warnings need the engine's view of the loop; a loop it can't settle is refused by
+            # `compare` (exit 2, naming the step and the key: FORMAT item 31), not by the loader.
+            pass
 
     def has_point(self, scenario: Scenario, player: str) -> bool:
         """docs/FORMAT.md item 7: an optional step that sustains, a choice, an 'unless' to pay, or a breaker.

@@ -778,6 +778,8 @@ class Dynamics:
                 if event.kind != "elimination":
                     return event
                 run_left, trace = event, None  # the step is finished untraced, as after any elimination
+            if trace is not None and trace.joint is not None:
+                trace.joint.begin(j)  # the run's inner steps were the joint trace's last: this step's own effects follow
         # the maps of this application: amounts read the values at its start (FORMAT item 28)
         maps = self._maps[j]
         if step.amounts:

@@ -106,6 +106,10 @@ class JointTrace:
     at_position: dict[int, AffineMap] = field(default_factory=dict)
     #: the traced block's starting state, once :meth:`flip` has read it
     origin: tuple[int, ...] = ()
+    _states: list[tuple[int, ...]] = field(default_factory=list)
+    _states_key: Any = None
+    #: :meth:`still_at`'s answers for these states, by position (with the map traced there)
+    _still: dict[int, tuple[AffineMap | None, dict[Component, int]]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         self.prefix = AffineMap.identity(self.joint.names)
@@ -222,15 +226,33 @@ class JointTrace:
         """The components whose value at ``position`` of a block (a whole-step position of the
         traced one) is the same in every block after the traced one, with that value."""
         f = self.block_map()
-        inner = self.at_position.get(position, AffineMap.identity(self.joint.names))
+        states = self._later_states(f)
+        traced = self.at_position.get(position)
+        kept = self._still.get(position)
+        if kept is not None and kept[0] is traced:
+            return dict(kept[1])
+        inner = traced if traced is not None else AffineMap.identity(self.joint.names)
         out: dict[Component, int] = {}
-        states = [f.power(s).apply(self.origin) for s in range(1, 2 * len(self.origin) + 3)]
         for i, comp in enumerate(self.joint.components):
             fn = Functional(inner.linear[i], inner.shift[i])
             seen = {fn(x) for x in states}
             if len(seen) == 1:
                 out[comp] = seen.pop()
-        return out
+        self._still[position] = (traced, out)
+        return dict(out)
+
+    def _later_states(self, f: AffineMap) -> list[tuple[int, ...]]:
+        """The block starts 1 to ``2 * dim + 2`` blocks after the traced one (a fixed number of
+        applications of the block map, kept: every position's :meth:`still_at` reads them)."""
+        key = (f, self.origin)
+        if self._states_key != key:
+            states, x = [], self.origin
+            for _ in range(2 * len(self.origin) + 2):
+                x = f.apply(x)
+                states.append(x)
+            self._states, self._states_key = states, key
+            self._still = {}
+        return self._states
 
     def drift(self, comp: Component) -> int:
         """+1 or -1 when ``comp`` grows without end in that direction, else 0."""

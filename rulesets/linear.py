@@ -720,7 +720,8 @@ def _expression(terms: Sequence[tuple[Fraction, int, int]], constant: Fraction) 
         merged[(root, e * power)] = merged.get((root, e * power), Fraction(0)) + c
     terms2 = [(c, b, e) for (b, e), c in merged.items() if c != 0]
     k = math.lcm(constant.denominator, *(c.denominator for c, _, _ in terms2)) if terms2 else constant.denominator
-    if all(e * math.log2(b) < 3_400 for _, b, e in terms2):
+    # |b| >= 2, so e >= 3,400 is already too large (and e may be too large for a float: 10^400).
+    if all(e < 3_400 and e * math.log2(b) < 3_400 for _, b, e in terms2):
         total = constant + sum((c * b**e for c, b, e in terms2), Fraction(0))
         if total.denominator != 1:  # pragma: no cover - the sequences are integers
             raise LinearLimit("a value that is not an integer")
