@@ -49,6 +49,11 @@ STACK_RULE_421 = (
 )
 
 
+#: The most bits an exact fraction in an outcome may have in its denominator: about 3,900 digits,
+#: under the 4,300 that Python writes as text (a larger expected_iterations is null, with a note).
+_MAX_FRACTION_BITS = 13_000
+
+
 @dataclass(frozen=True)
 class Decision:
     """What a procedure decided, before the outcome is filled in from the cut.
@@ -317,7 +322,9 @@ class Settlement:
         # the loop with the cut's n complete iterations, as the cut itself does, so that chance
         # changes nothing and is not summed.  (1 - r) has r's denominator: it sizes the terms.
         chances = cut.iterations
-        if chances * chance.denominator.bit_length() > 200_000:
+        # The exact value's denominator has about chances * log2(b) bits: over what an outcome can
+        # write (:data:`_MAX_FRACTION_BITS`), it is not computed at all.
+        if chances * chance.denominator.bit_length() > _MAX_FRACTION_BITS:
             self.note(
                 "The expected number of iterations has too many digits to write exactly over so many chances; "
                 "expected_iterations is null."
