@@ -106,15 +106,18 @@ def test_an_unbounded_cut_expects_the_iterations_before_the_first_event(event_fi
         assert out.expected_iterations == expected, key
 
 
-def test_the_expectation_is_written_exactly_up_to_200000_bits_of_chances():
-    # Chance 1/2 (2 bits a chance): 100,000 iterations before the cut are summed exactly, one
-    # more and the expectation would be too long to write (null, with a note saying why).
+def test_the_expectation_is_written_exactly_up_to_13000_bits_of_chances():
+    # Chance 1/2 (2 bits a chance): 6,500 iterations before the cut are summed exactly, one more
+    # and the expectation would be too long to write (null, with a note saying why). Python
+    # writes at most 4,300 digits of an integer: the cap was 200,000 bits, and an outcome with
+    # 2 - 1/2^99,999 could be settled but not rendered (a ValueError).
     steps = OPTIONAL + EVENT.format(times=1, chance="1/2")
-    out = registry().get("cr-2008").settle(scenario(LOOP.format(steps=steps, n=100_000)).scenario)
+    out = registry().get("cr-2008").settle(scenario(LOOP.format(steps=steps, n=6_500)).scenario)
     # Event at the last step: sum_{j=1..n} j / 2^j + n / 2^n = 2 - (n + 2) / 2^n + n / 2^n = 2 - 1 / 2^(n-1).
-    assert out.expected_iterations == 2 - Fraction(1, 2**99_999)
+    assert out.expected_iterations == 2 - Fraction(1, 2**6_499)
     assert not any("too many digits" in n for n in out.notes)
-    out = registry().get("cr-2008").settle(scenario(LOOP.format(steps=steps, n=100_001)).scenario)
+    assert out.to_json()["expected_iterations"].endswith("/" + str(2**6_499))
+    out = registry().get("cr-2008").settle(scenario(LOOP.format(steps=steps, n=6_501)).scenario)
     assert out.ends_early_if == "she loses a flip"
     assert out.expected_iterations is None
     assert any("too many digits" in n for n in out.notes)
