@@ -30,7 +30,7 @@ from .outcome import Elimination, Iterations, Outcome, Result, StateValue, Stopp
 from .dynamics import AfterCut as DynAfterCut
 from .dynamics import Elimination as DynElimination
 from .dynamics import Event as DynEvent
-from .facts import LoopFacts, acting_until, facts_of
+from .facts import LoopFacts, acting, acting_until, facts_of
 from .numbers import number_today
 from .scenario import EndsLoop, Goal, Intent, Scenario
 from .values import UNBOUNDED, Count, CutPoint, Unsettleable
@@ -1233,8 +1233,8 @@ class Ruleset:
         # out (FORMAT item 6): it is passed, not performed, and not named as resolving.
         until = acting_until((*facts.eliminations_until(point), *after.eliminations))
         passed = [steps[p % len(steps)] for p in range(start, start + after.performed)]
-        shown = [s.does for p, s in enumerate(passed, start) if s.by not in until or p < until[s.by]]
-        dropped = [s for p, s in enumerate(passed, start) if s.by in until and p >= until[s.by]]
+        shown = [s.does for p, s in enumerate(passed, start) if acting(until, s.by, p)]
+        dropped = [s for p, s in enumerate(passed, start) if not acting(until, s.by, p)]
         ctx.say(
             rule,
             f"{who} responds ({words}); {count} loop step{'s' if count != 1 else ''} already on the stack still "

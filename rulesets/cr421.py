@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import ClassVar, Iterable, Mapping
 
 from .base import MANA_RULES_421, STACK_RULE_421, Decision, Ruleset, Settlement, Source, Stop, be, describe_count, earliest, listing, times
-from .facts import acting_until
+from .facts import acting, acting_until
 from .outcome import Result
 from .values import UNBOUNDED, Count, CutPoint, higher
 
@@ -254,8 +254,8 @@ class Cr2004(Ruleset):
         # choices no longer give them the last word.  Far enough out (an unbounded number),
         # everyone who ever leaves has left.
         window = CutPoint(UNBOUNDED) if number is UNBOUNDED else CutPoint(number + 2, 0)
-        until = acting_until(facts.eliminations_until(window))
         unbounded = number is UNBOUNDED
+        until = acting_until(facts.eliminations_until(window), ever=unbounded)
         for point in facts.points_from(start, 2 * facts.size):
             if deviator not in choosers.get(point.steps, ()):
                 continue
@@ -266,7 +266,7 @@ class Cr2004(Ruleset):
             else:
                 at = facts.position(point)
                 for back, k in enumerate(facts.steps_before(point), 1):
-                    there = {p for p in choosers.get(k, ()) if p not in until or (not unbounded and at - back < until[p])}
+                    there = {p for p in choosers.get(k, ()) if acting(until, p, at - back)}
                     if there:
                         previous = there
                         break

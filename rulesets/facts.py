@@ -47,11 +47,18 @@ def facts_of(scenario: Scenario) -> "LoopFacts":
     return facts
 
 
-def acting_until(eliminations: Iterable[Elimination]) -> dict[str, int]:
+def acting_until(eliminations: Iterable[Elimination], *, ever: bool = False) -> dict[str, int]:
     """Each player who left: the first linear position whose step of theirs is not performed
     (FORMAT item 6: their steps drop out).  A player who left at point w performed none from w
-    on; one who left inside the run of the step at w (an inner point) performed that step."""
-    return {e.player: e.position + (e.inner is not None) for e in eliminations}
+    on; one who left inside the run of the step at w (an inner point) performed that step.
+    With ``ever``, positions stand for ones an unbounded number of iterations in, where whoever
+    ever leaves has left: 0 for each."""
+    return {e.player: 0 if ever else e.position + (e.inner is not None) for e in eliminations}
+
+
+def acting(until: Mapping[str, int], player: str, position: int) -> bool:
+    """Whether ``player`` still performs their step at linear ``position`` (:func:`acting_until`)."""
+    return position < until.get(player, position + 1)
 
 
 class LoopFacts:
@@ -370,10 +377,10 @@ class LoopFacts:
         everyone who ever leaves has left."""
         steps, size = self.scenario.steps, self.size
         point = CutPoint(UNBOUNDED) if unbounded else self.point(position + size)
-        until = dict.fromkeys(acting_until(self.eliminations_until(point)), 0) if unbounded else acting_until(self.eliminations_until(point))
+        until = acting_until(self.eliminations_until(point), ever=unbounded)
         if not until:
             return lambda q: True
-        return lambda q: q < until.get(steps[q % size].by, q + 1)
+        return lambda q: acting(until, steps[q % size].by, q)
 
     def moved(self, point: CutPoint, player: str) -> CutPoint | None:
         """``point`` where ``player`` can act at the earliest (:meth:`moved_position`); an
@@ -474,7 +481,7 @@ class LoopFacts:
             if step.unless is not None and step.unless.breaks:
                 owners.append(step.unless.by)  # a payment that would break it, as in the loop
             for player in owners:
-                if position >= until.get(player, position + 1):
+                if not acting(until, player, position):
                     continue
                 own = self.deviation_point(player)
                 if own is not None and not own.unbounded and self.position(own) == position:
