@@ -315,6 +315,11 @@ class Cr2009(Ruleset):
                    for point in [facts.deviation_point(p)] if point is not None and not point.unbounded]
         breaking = earliest(outside, facts, facts.turn_order)[0] if outside else None
         if breaking is not None:
+            ctx.note(
+                f"{self.rule('2b')} lets each other player shorten a proposal; {breaking.player}'s breaker is an action "
+                "outside the loop that ends it, for every set at once. Reading taken: every set still running stops "
+                f"where {breaking.player} breaks the loop; a set that has run its own number by then keeps it."
+            )
             stopped = facts.counts_at(breaking.point, involved)
             if all(not higher(stopped[p], counts[p]) for p in involved):
                 # every set still runs there: the loop stops at the breaker's point

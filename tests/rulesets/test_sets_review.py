@@ -607,3 +607,5 @@ def test_a_breaker_who_means_to_break_late_changes_nothing(key):
 def test_the_breaker_deviates_where_every_set_still_runs(key):
     out = settle(key, BREAKER)
     assert (out.deviates, out.iterations, out.steps) == ("Carol", {"Alice": 2, "Bob": 2}, 0)
+    # the reading is a reading: the outcome says which one was taken
+    assert any("Carol's breaker is an action outside the loop" in n and "Reading taken" in n for n in out.notes)
