@@ -609,3 +609,28 @@ def test_the_breaker_deviates_where_every_set_still_runs(key):
     assert (out.deviates, out.iterations, out.steps) == ("Carol", {"Alice": 2, "Bob": 2}, 0)
     # the reading is a reading: the outcome says which one was taken
     assert any("Carol's breaker is an action outside the loop" in n and "Reading taken" in n for n in out.notes)
+
+
+@pytest.mark.parametrize(
+    "key, result, state",
+    [
+        # G.21 and 421 of 2004 are two-player texts: a third player's breaker leaves them silent
+        ("summary-1998", Result.UNSPECIFIED, {"a": 0, "b": 0}),
+        ("cr-2004", Result.UNSPECIFIED, {"a": 0, "b": 0}),
+        # 421.5 of 2005 and 2008 gives each set its own number: Carol acts after them (a note says so)
+        ("cr-2005", Result.SHORTCUT, {"a": 10, "b": 10}),
+        ("cr-2008", Result.SHORTCUT, {"a": 10, "b": 10}),
+        # since 2009: the breaker shortens every proposal (713.2b / 729.2b); the MTR's lowest point
+        ("cr-2009", Result.SHORTCUT, {"a": 2, "b": 2}),
+        ("cr-2009-09", Result.SHORTCUT, {"a": 2, "b": 2}),
+        ("cr-2024", Result.SHORTCUT, {"a": 2, "b": 2}),
+        ("mtr-2018", Result.SHORTCUT, {"a": 2, "b": 2}),
+        ("mtr-current", Result.SHORTCUT, {"a": 2, "b": 2}),
+    ],
+)
+def test_a_breaker_outside_the_sets_in_every_era(key, result, state):
+    out = settle(key, BREAKER)
+    assert out.result is result
+    assert _plain(out.state) == state
+    # every era's reading of a breaker outside the sets is a reading: it carries a note
+    assert out.notes
